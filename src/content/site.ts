@@ -1,0 +1,31 @@
+/**
+ * Everything the owner may want to change without touching components: the product's name,
+ * contact address, ebook price and every outside URL. Bundles live in `bundles.ts`.
+ */
+export const site = {
+  productName: 'Yes, You Can!',
+  tagline: 'Overcome fear, silence your inner critic and finish your book in 90 days.',
+  contactEmail: 'hello@yesyoucanbook.com',
+  ebook: {
+    price: 24.95,
+    originalPrice: 497,
+    daysToFinish: 90,
+    minutesToStart: 2,
+  },
+  urls: {
+    /** The ebook's product page on the storefront (purchase buttons). */
+    storefrontProduct: 'https://shop.yesyoucanbook.com/products/yes-you-can-ebook',
+    /** The storefront's home (View Special Offers, Special Offers, Visit Our Shop). */
+    storefront: 'https://shop.yesyoucanbook.com',
+    /** The separate company site (Get Yes, You Can Now). */
+    company: 'https://www.yesyoucanbook.com',
+    /** Sales video (embed URL; loaded only after the visitor clicks play). */
+    salesVideoEmbed: 'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ',
+    /** Marketplace SDK used when the site runs inside a marketplace frame. */
+    marketplaceSdk: 'https://cdn.shopify.com/shopifycloud/app-bridge.js',
+  },
+} as const;
+
+export function formatPrice(amount: number): string {
+  return Number.isInteger(amount) ? `$${amount.toLocaleString('en-US')}` : `$${amount.toFixed(2)}`;
+}
