@@ -1,0 +1,36 @@
+import { lazy, Suspense } from 'react';
+import { Link } from 'react-router-dom';
+import { buttonClasses } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { useAuth } from '@/features/auth/auth-provider';
+import { cn } from '@/lib/cn';
+
+// The menu pulls in react-query, Radix and supabase-js: only signed-in users download it.
+const AccountMenu = lazy(() =>
+  import('@/features/profile/components/account-menu').then((module) => ({ default: module.AccountMenu })),
+);
+
+/**
+ * The fixed top-right area: a Sign In button for visitors, the profile menu for signed-in
+ * users. `fixed` is the spec's layout; pages that already have a header pass `inline`.
+ */
+export function AccountCorner({ inline = false }: { inline?: boolean }) {
+  const { status, user } = useAuth();
+  const wrapper = inline ? 'flex items-center' : 'fixed right-3 top-3 z-50 sm:right-4 sm:top-4';
+
+  if (status === 'loading') return <div className={cn(wrapper, 'size-10')} aria-hidden="true" />;
+
+  return (
+    <div className={wrapper}>
+      {status === 'signed-in' && user ? (
+        <Suspense fallback={<div className="size-10 rounded-full bg-navy-100" aria-hidden="true" />}>
+          <AccountMenu user={user} />
+        </Suspense>
+      ) : (
+        <Link to={paths.auth} className={buttonClasses('outline', 'sm', 'shadow')}>
+          Sign In
+        </Link>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/**
+ * The only configuration the browser gets: the project URL and its public anon key.
+ * Validated once, so a missing or malformed value gives a page that says which and how to
+ * fix it instead of a blank screen or an opaque network error.
+ */
+const envSchema = z.object({
+  VITE_SUPABASE_URL: z
+    .string({ error: 'VITE_SUPABASE_URL is missing.' })
+    .trim()
+    .min(1, 'VITE_SUPABASE_URL is missing.')
+    .url('VITE_SUPABASE_URL must be a full URL such as https://your-project.supabase.co.')
+    .refine((value) => /^https?:\/\//.test(value), 'VITE_SUPABASE_URL must start with http:// or https://.'),
+  VITE_SUPABASE_ANON_KEY: z
+    .string({ error: 'VITE_SUPABASE_ANON_KEY is missing.' })
+    .trim()
+    .min(1, 'VITE_SUPABASE_ANON_KEY is missing.')
+    .refine(
+      (value) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value) || value.startsWith('sb_publishable_'),
+      'VITE_SUPABASE_ANON_KEY must be the project’s anon (public) key: a JWT or an sb_publishable_ key.',
+    ),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`The site is not configured: ${problems.join(' ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export function parseEnv(source: Record<string, unknown>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) throw new ConfigError(result.error.issues.map((issue) => issue.message));
+  return result.data;
+}

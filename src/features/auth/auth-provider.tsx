@@ -1,0 +1,100 @@
+import type { Session, User } from '@supabase/supabase-js';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { AUTH_STORAGE_KEY, hasStoredSession } from '@/config/auth-storage';
+import { ConfigError } from '@/config/env';
+
+export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
+
+export type AuthState = {
+  status: AuthStatus;
+  session: Session | null;
+  user: User | null;
+  /** Set when the Supabase env vars are missing or malformed. */
+  configError: ConfigError | null;
+};
+
+type AuthContextValue = AuthState & {
+  /** Loads the Supabase client (once) and starts following auth changes. */
+  connect: () => Promise<void>;
+};
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+function fromSession(session: Session | null): Pick<AuthState, 'status' | 'session' | 'user'> {
+  return session
+    ? { status: 'signed-in', session, user: session.user }
+    : { status: 'signed-out', session: null, user: null };
+}
+
+/**
+ * The one source of auth state. It reads the session at load and then follows
+ * onAuthStateChange (sign-in, sign-out, token refresh, user update, other tabs).
+ *
+ * Why lazy: the landing page must paint without supabase-js, so the client is imported
+ * only when a stored session exists, when a member route asks (`useAuth({ connect: true })`),
+ * or when another tab writes a session.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<AuthState>({ status: 'loading', session: null, user: null, configError: null });
+  const connecting = useRef<Promise<void> | null>(null);
+
+  const connect = useCallback(() => {
+    connecting.current ??= (async () => {
+      try {
+        const { supabase } = await import('@/lib/supabase');
+        supabase.auth.onAuthStateChange((_event, session) => {
+          // Runs inside the client's auth lock: only set state here, never await the client.
+          setState((previous) => ({ ...previous, ...fromSession(session) }));
+        });
+        const { data, error } = await supabase.auth.getSession();
+        if (error) console.error('Could not read the session', error);
+        setState((previous) => ({ ...previous, ...fromSession(data.session) }));
+      } catch (error) {
+        const configError =
+          error instanceof ConfigError ? error : new ConfigError([error instanceof Error ? error.message : String(error)]);
+        setState({ status: 'signed-out', session: null, user: null, configError });
+      }
+    })();
+    return connecting.current;
+  }, []);
+
+  useEffect(() => {
+    if (hasStoredSession()) void connect();
+    else setState((previous) => (previous.status === 'loading' ? { ...previous, status: 'signed-out' } : previous));
+
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === AUTH_STORAGE_KEY) void connect();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [connect]);
+
+  const value = useMemo(() => ({ ...state, connect }), [state, connect]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/**
+ * Auth state for a component. Member routes pass `{ connect: true }`: until the client has
+ * answered, status stays 'loading' for them, so they never redirect on a guess.
+ */
+export function useAuth(options: { connect?: boolean } = {}): AuthContextValue {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth must be used inside <AuthProvider>');
+  const { connect } = context;
+  const wantsConnection = options.connect === true;
+  const [connected, setConnected] = useState(!wantsConnection);
+
+  useEffect(() => {
+    if (!wantsConnection) return;
+    let active = true;
+    void connect().then(() => {
+      if (active) setConnected(true);
+    });
+    return () => {
+      active = false;
+    };
+  }, [connect, wantsConnection]);
+
+  if (!connected) return { ...context, status: 'loading' };
+  return context;
+}
