@@ -11,12 +11,16 @@ export const site = {
     originalPrice: 497,
     daysToFinish: 90,
     minutesToStart: 2,
+    /** Drawn in public/ as a small SVG; width and height reserve its box so nothing shifts. */
+    cover: { src: '/yes-you-can-cover.svg', width: 400, height: 600, alt: 'Cover of the Yes, You Can! ebook' },
   },
   urls: {
     /** The ebook's product page on the storefront (purchase buttons). */
     storefrontProduct: 'https://shop.yesyoucanbook.com/products/yes-you-can-ebook',
     /** The storefront's home (View Special Offers, Special Offers, Visit Our Shop). */
     storefront: 'https://shop.yesyoucanbook.com',
+    /** Hosted checkout for the bundles; each bundle adds its own path (see `bundles.ts`). */
+    checkout: 'https://checkout.yesyoucanbook.com',
     /** The separate company site (Get Yes, You Can Now). */
     company: 'https://www.yesyoucanbook.com',
     /** Sales video (embed URL; loaded only after the visitor clicks play). */
