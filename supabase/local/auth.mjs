@@ -1,0 +1,485 @@
+// The GoTrue (/auth/v1) subset the app and its tests use: sign-up (auto-confirmed, like a
+// local stack with e-mail confirmations off), password and refresh-token grants with
+// rotation, get/update user, logout, password recovery through a local inbox, and the admin
+// user API for fixtures. Users live in auth.users / auth.identities with bcrypt hashes made
+// by pgcrypto, exactly as GoTrue stores them, so supabase/seed.sql works on both stacks.
+// Auth runs as the database owner (GoTrue's own privileged connection), never as the caller.
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { HttpError } from './http.mjs';
+import { JwtError, signJwt, verifyJwt } from './keys.mjs';
+
+// GoTrue's e-mail check (a practical subset of RFC 5322).
+const EMAIL_RE = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+const MIN_PASSWORD = 6;
+const API_VERSION = '2024-01-01';
+
+/**
+ * A GoTrue error. Clients that send X-Supabase-Api-Version get `{ code, msg }` (code = the
+ * error code string); older ones get the legacy `{ code: status, error_code, msg }`. Both
+ * become AuthApiError(msg, status, code) in supabase-js.
+ */
+export function authError(status, errorCode, msg, extra = {}) {
+  const err = new HttpError(status, { code: status, error_code: errorCode, msg, ...extra });
+  err.authCode = errorCode;
+  return err;
+}
+
+/** Shapes an auth error body for the request's API version. */
+export function authErrorBody(req, err) {
+  if (err.authCode && req.headers['x-supabase-api-version']) {
+    const { code: _status, error_code, ...rest } = /** @type {any} */ (err.body);
+    return { ...rest, code: error_code };
+  }
+  return err.body;
+}
+
+export const AUTH_HEADERS = { 'X-Supabase-Api-Version': API_VERSION };
+
+function sha256hex(text) {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function userJson(row) {
+  const iso = (v) => (v ? new Date(v).toISOString() : null);
+  return {
+    id: row.id,
+    aud: row.aud ?? 'authenticated',
+    role: row.role ?? 'authenticated',
+    email: row.email,
+    email_confirmed_at: iso(row.email_confirmed_at),
+    phone: row.phone ?? '',
+    confirmed_at: iso(row.confirmed_at ?? row.email_confirmed_at),
+    last_sign_in_at: iso(row.last_sign_in_at),
+    app_metadata: row.raw_app_meta_data ?? {},
+    user_metadata: row.raw_user_meta_data ?? {},
+    identities: (row.identities ?? []).map((i) => ({
+      identity_id: i.id,
+      id: i.provider_id,
+      user_id: row.id,
+      identity_data: i.identity_data,
+      provider: i.provider,
+      last_sign_in_at: iso(i.last_sign_in_at),
+      created_at: iso(i.created_at),
+      updated_at: iso(i.updated_at),
+      email: i.email,
+    })),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    is_anonymous: Boolean(row.is_anonymous),
+  };
+}
+
+const USER_SQL = `
+  select u.*, coalesce((select json_agg(i) from auth.identities i where i.user_id = u.id), '[]'::json) as identities
+    from auth.users u`;
+
+/**
+ * @param {{ db: any, baseUrl: () => string, jwtExpiry: number, siteUrl: string, quiet: boolean, log: (msg: string) => void }} deps
+ */
+export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
+  async function findUser(where, params, q = db) {
+    const r = await q.query(`${USER_SQL} where ${where}`, params);
+    return r.rows[0] ?? null;
+  }
+
+  /** Verifies a user's bearer token: signed, unexpired, a real user, a live session. */
+  function claimsOf(token) {
+    if (!token) throw authError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
+    try {
+      return verifyJwt(token);
+    } catch (e) {
+      const reason = e instanceof JwtError ? e.message : 'token is malformed';
+      throw authError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${reason}`);
+    }
+  }
+
+  async function currentUser(token) {
+    const claims = claimsOf(token);
+    if (!claims.sub || claims.role === 'anon' || claims.role === 'service_role') {
+      throw authError(403, 'bad_jwt', 'invalid claim: missing sub claim');
+    }
+    if (claims.session_id) {
+      const s = await db.query(`select 1 from _local.sessions where id = $1::text::uuid`, [String(claims.session_id)]);
+      if (s.rows.length === 0) throw authError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+    }
+    const user = await findUser(`u.id = $1::text::uuid`, [String(claims.sub)]);
+    if (!user) throw authError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
+    return { user, claims };
+  }
+
+  function requireAdmin(token) {
+    const claims = claimsOf(token);
+    if (claims.role !== 'service_role' && claims.role !== 'supabase_admin') {
+      throw authError(403, 'not_admin', 'User not allowed');
+    }
+  }
+
+  function validateEmail(email) {
+    if (typeof email !== 'string' || email.trim() === '') throw authError(400, 'validation_failed', 'To signup, please provide your email');
+    if (email.length > 255 || !EMAIL_RE.test(email.trim())) {
+      throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
+    }
+    return email.trim().toLowerCase();
+  }
+
+  function validatePassword(password) {
+    if (typeof password !== 'string' || password === '') throw authError(422, 'validation_failed', 'Signup requires a valid password');
+    if (password.length < MIN_PASSWORD) {
+      throw authError(422, 'weak_password', `Password should be at least ${MIN_PASSWORD} characters.`, {
+        weak_password: { reasons: ['length'] },
+      });
+    }
+    if (password.length > 72) throw authError(422, 'validation_failed', 'Password cannot be longer than 72 characters');
+    return password;
+  }
+
+  function metadata(value) {
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+  }
+
+  /** Creates a confirmed (or unconfirmed) e-mail user with an identity, in one transaction. */
+  async function createUser({ email, password, userMetadata = {}, appMetadata = {}, confirmed = true }) {
+    return db.transaction(async (tx) => {
+      const exists = await tx.query(`select 1 from auth.users where lower(email) = $1`, [email]);
+      if (exists.rows.length) return null;
+      const app = { provider: 'email', providers: ['email'], ...appMetadata };
+      const r = await tx.query(
+        `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+                                 raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
+                                 confirmation_token, recovery_token, email_change_token_new, email_change,
+                                 email_change_token_current, phone_change, phone_change_token, reauthentication_token)
+         values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', $1,
+                 case when $2::text is null then null else extensions.crypt($2::text, extensions.gen_salt('bf')) end,
+                 case when $3::boolean then now() end, $4::jsonb, $5::jsonb, now(), now(), '', '', '', '', '', '', '', '')
+         returning id`,
+        [email, password ?? null, confirmed, JSON.stringify(app), JSON.stringify(userMetadata)],
+      );
+      const id = r.rows[0].id;
+      await tx.query(
+        `insert into auth.identities (id, user_id, provider_id, provider, identity_data, last_sign_in_at, created_at, updated_at)
+         values (gen_random_uuid(), $1::uuid, $1::text, 'email',
+                 jsonb_build_object('sub', $1::text, 'email', $2::text, 'email_verified', $3::boolean, 'phone_verified', false),
+                 now(), now(), now())`,
+        [id, email, confirmed],
+      );
+      return findUser(`u.id = $1`, [id], tx);
+    });
+  }
+
+  function accessToken(user, sessionId, amr = 'password') {
+    const now = Math.floor(Date.now() / 1000);
+    return signJwt({
+      aud: 'authenticated',
+      exp: now + jwtExpiry,
+      iat: now,
+      iss: `${baseUrl()}/auth/v1`,
+      sub: user.id,
+      email: user.email,
+      phone: user.phone ?? '',
+      app_metadata: user.raw_app_meta_data ?? {},
+      user_metadata: user.raw_user_meta_data ?? {},
+      role: user.role || 'authenticated',
+      aal: 'aal1',
+      amr: [{ method: amr, timestamp: now }],
+      session_id: sessionId,
+      is_anonymous: Boolean(user.is_anonymous),
+    });
+  }
+
+  function newRefreshToken() {
+    return randomBytes(16).toString('base64url');
+  }
+
+  async function issueSession(user, amr = 'password') {
+    const token = newRefreshToken();
+    const sessionId = await db.transaction(async (tx) => {
+      const s = await tx.query(`insert into _local.sessions (user_id) values ($1) returning id`, [user.id]);
+      await tx.query(`insert into _local.refresh_tokens (token, session_id, user_id) values ($1, $2, $3)`, [token, s.rows[0].id, user.id]);
+      await tx.query(`update auth.users set last_sign_in_at = now() where id = $1`, [user.id]);
+      return s.rows[0].id;
+    });
+    const fresh = await findUser(`u.id = $1`, [user.id]);
+    return sessionJson(fresh, sessionId, token, amr);
+  }
+
+  function sessionJson(user, sessionId, refreshToken, amr) {
+    const now = Math.floor(Date.now() / 1000);
+    return {
+      access_token: accessToken(user, sessionId, amr),
+      token_type: 'bearer',
+      expires_in: jwtExpiry,
+      expires_at: now + jwtExpiry,
+      refresh_token: refreshToken,
+      user: userJson(user),
+    };
+  }
+
+  async function signup(body) {
+    const email = validateEmail(body?.email);
+    const password = validatePassword(body?.password);
+    const user = await createUser({ email, password, userMetadata: metadata(body?.data) });
+    if (!user) throw authError(422, 'user_already_exists', 'User already registered');
+    return issueSession(user);
+  }
+
+  async function passwordGrant(body) {
+    const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
+    const password = typeof body?.password === 'string' ? body.password : '';
+    if (!email || !password) throw authError(400, 'validation_failed', 'missing email or phone');
+    const user = await findUser(
+      `lower(u.email) = $1 and u.deleted_at is null and u.encrypted_password is not null and u.encrypted_password <> ''
+         and u.encrypted_password = extensions.crypt($2, u.encrypted_password)`,
+      [email, password],
+    );
+    if (!user) throw authError(400, 'invalid_credentials', 'Invalid login credentials');
+    if (!user.email_confirmed_at) throw authError(400, 'email_not_confirmed', 'Email not confirmed');
+    if (user.banned_until && new Date(user.banned_until) > new Date()) throw authError(400, 'user_banned', 'User is banned');
+    return issueSession(user);
+  }
+
+  async function refreshGrant(body) {
+    const token = typeof body?.refresh_token === 'string' ? body.refresh_token : '';
+    if (!token) throw authError(400, 'validation_failed', 'refresh_token required');
+    const next = newRefreshToken();
+    const result = await db.transaction(async (tx) => {
+      const r = await tx.query(`select * from _local.refresh_tokens where token = $1 for update`, [token]);
+      const row = r.rows[0];
+      if (!row) return { error: authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found') };
+      if (row.revoked) return { error: authError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used') };
+      await tx.query(`update _local.refresh_tokens set revoked = true where token = $1`, [token]);
+      await tx.query(`insert into _local.refresh_tokens (token, session_id, user_id, parent) values ($1, $2, $3, $4)`, [
+        next,
+        row.session_id,
+        row.user_id,
+        token,
+      ]);
+      await tx.query(`update _local.sessions set refreshed_at = now() where id = $1`, [row.session_id]);
+      return { sessionId: row.session_id, userId: row.user_id };
+    });
+    if (result.error) throw result.error;
+    const user = await findUser(`u.id = $1`, [result.userId]);
+    if (!user) throw authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
+    return sessionJson(user, result.sessionId, next, 'password');
+  }
+
+  async function updateUser(token, body) {
+    const { user } = await currentUser(token);
+    const b = body && typeof body === 'object' ? body : {};
+    await db.transaction(async (tx) => {
+      if (b.password !== undefined) {
+        const password = validatePassword(b.password);
+        const same = await tx.query(`select encrypted_password = extensions.crypt($2, encrypted_password) as same from auth.users where id = $1`, [user.id, password]);
+        if (same.rows[0]?.same) throw authError(422, 'same_password', 'New password should be different from the old password.');
+        await tx.query(`update auth.users set encrypted_password = extensions.crypt($2, extensions.gen_salt('bf')), updated_at = now() where id = $1`, [user.id, password]);
+      }
+      if (b.email !== undefined && String(b.email).trim().toLowerCase() !== user.email) {
+        const email = validateEmail(b.email);
+        const taken = await tx.query(`select 1 from auth.users where lower(email) = $1 and id <> $2`, [email, user.id]);
+        if (taken.rows.length) throw authError(422, 'email_exists', 'A user with this email address has already been registered');
+        await tx.query(`update auth.users set email = $2, updated_at = now() where id = $1`, [user.id, email]);
+        await tx.query(`update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'`, [user.id, email]);
+      }
+      if (b.data !== undefined) {
+        await tx.query(
+          `update auth.users set raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || $2::jsonb, updated_at = now() where id = $1`,
+          [user.id, JSON.stringify(metadata(b.data))],
+        );
+      }
+    });
+    return userJson(await findUser(`u.id = $1`, [user.id]));
+  }
+
+  async function logout(token, scope) {
+    const { user, claims } = await currentUser(token);
+    if (scope === 'global') await db.query(`delete from _local.sessions where user_id = $1`, [user.id]);
+    else if (scope === 'others') await db.query(`delete from _local.sessions where user_id = $1 and id <> $2::text::uuid`, [user.id, String(claims.session_id ?? '00000000-0000-0000-0000-000000000000')]);
+    else if (claims.session_id) await db.query(`delete from _local.sessions where id = $1::text::uuid`, [String(claims.session_id)]);
+  }
+
+  /** Writes the mail the hosted auth server would send, prints it and keeps it for GET /inbox. */
+  async function sendMail(recipient, subject, body, link, otp) {
+    await db.query(`insert into _local.mail (recipient, subject, body, link, otp) values ($1, $2, $3, $4, $5)`, [recipient, subject, body, link, otp]);
+    log(`\n[local mail] To: ${recipient}\n[local mail] Subject: ${subject}\n${body}\n`);
+  }
+
+  async function recover(body, redirectTo) {
+    const email = validateEmail(body?.email);
+    const user = await findUser(`lower(u.email) = $1 and u.deleted_at is null`, [email]);
+    // Like GoTrue: the same answer whether or not the address has an account.
+    if (!user) return {};
+    const otp = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const tokenHash = sha256hex(email + otp);
+    const redirect = typeof redirectTo === 'string' && redirectTo ? redirectTo : siteUrl;
+    await db.query(`delete from _local.one_time_tokens where user_id = $1 and token_type = 'recovery'`, [user.id]);
+    await db.query(
+      `insert into _local.one_time_tokens (user_id, token_type, token_hash, otp, redirect_to) values ($1, 'recovery', $2, $3, $4)`,
+      [user.id, tokenHash, otp, redirect],
+    );
+    await db.query(`update auth.users set recovery_sent_at = now() where id = $1`, [user.id]);
+    const link = `${baseUrl()}/auth/v1/verify?token=${tokenHash}&type=recovery&redirect_to=${encodeURIComponent(redirect)}`;
+    await sendMail(email, 'Reset Your Password', `Follow this link to reset the password for your user:\n${link}\n\nAlternatively, enter the code: ${otp}`, link, otp);
+    return {};
+  }
+
+  /** Consumes a recovery token (by link hash, or e-mail + code) and opens a session. */
+  async function consumeRecovery({ tokenHash, email, otp }) {
+    const hash = tokenHash ?? (email && otp ? sha256hex(String(email).trim().toLowerCase() + String(otp)) : null);
+    if (!hash) throw authError(400, 'validation_failed', 'Verify requires a token or a token hash');
+    const r = await db.query(
+      `delete from _local.one_time_tokens where token_hash = $1 and token_type = 'recovery' and created_at > now() - interval '1 hour' returning user_id, redirect_to`,
+      [hash],
+    );
+    const row = r.rows[0];
+    if (!row) throw authError(403, 'otp_expired', 'Email link is invalid or has expired');
+    const user = await findUser(`u.id = $1`, [row.user_id]);
+    if (!user) throw authError(403, 'otp_expired', 'Email link is invalid or has expired');
+    return { session: await issueSession(user, 'otp'), redirectTo: row.redirect_to };
+  }
+
+  async function adminList(url) {
+    const page = Math.max(1, Number(url.searchParams.get('page')) || 1);
+    const perPage = Math.min(1000, Math.max(1, Number(url.searchParams.get('per_page')) || 50));
+    const total = (await db.query(`select count(*)::int as n from auth.users`)).rows[0].n;
+    const rows = (await db.query(`${USER_SQL} order by u.created_at, u.id limit $1 offset $2`, [perPage, (page - 1) * perPage])).rows;
+    return { body: { users: rows.map(userJson), aud: 'authenticated' }, headers: { 'X-Total-Count': String(total) } };
+  }
+
+  async function adminCreate(body) {
+    const email = validateEmail(body?.email);
+    const password = body?.password === undefined ? null : validatePassword(body.password);
+    const user = await createUser({
+      email,
+      password,
+      userMetadata: metadata(body?.user_metadata ?? body?.data),
+      appMetadata: metadata(body?.app_metadata),
+      confirmed: Boolean(body?.email_confirm),
+    });
+    if (!user) throw authError(422, 'email_exists', 'A user with this email address has already been registered');
+    return userJson(user);
+  }
+
+  function uuidOr404(id) {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw authError(404, 'user_not_found', 'User not found');
+    return id;
+  }
+
+  async function adminGet(id) {
+    const user = await findUser(`u.id = $1::text::uuid`, [uuidOr404(id)]);
+    if (!user) throw authError(404, 'user_not_found', 'User not found');
+    return userJson(user);
+  }
+
+  async function adminUpdate(id, body) {
+    const user = await findUser(`u.id = $1::text::uuid`, [uuidOr404(id)]);
+    if (!user) throw authError(404, 'user_not_found', 'User not found');
+    const b = body && typeof body === 'object' ? body : {};
+    await db.transaction(async (tx) => {
+      if (b.password !== undefined) {
+        await tx.query(`update auth.users set encrypted_password = extensions.crypt($2, extensions.gen_salt('bf')) where id = $1`, [id, validatePassword(b.password)]);
+      }
+      if (b.email !== undefined) await tx.query(`update auth.users set email = $2 where id = $1`, [id, validateEmail(b.email)]);
+      if (b.email_confirm === true) await tx.query(`update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1`, [id]);
+      if (b.user_metadata !== undefined) await tx.query(`update auth.users set raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || $2::jsonb where id = $1`, [id, JSON.stringify(metadata(b.user_metadata))]);
+      if (b.app_metadata !== undefined) await tx.query(`update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}'::jsonb) || $2::jsonb where id = $1`, [id, JSON.stringify(metadata(b.app_metadata))]);
+      if (b.ban_duration === 'none') await tx.query(`update auth.users set banned_until = null where id = $1`, [id]);
+      await tx.query(`update auth.users set updated_at = now() where id = $1`, [id]);
+    });
+    return adminGet(id);
+  }
+
+  async function adminDelete(id) {
+    const r = await db.query(`delete from auth.users where id = $1::text::uuid returning id`, [uuidOr404(id)]);
+    if (r.rows.length === 0) throw authError(404, 'user_not_found', 'User not found');
+    return {};
+  }
+
+  async function inbox(url) {
+    const email = url.searchParams.get('email');
+    const r = await db.query(
+      `select id, recipient as to, subject, body, link, otp, created_at from _local.mail
+        where $1::text is null or recipient = lower($1::text) order by id desc limit 100`,
+      [email],
+    );
+    return { messages: r.rows };
+  }
+
+  /**
+   * Serves /auth/v1/<path>. Returns `{ status, body?, headers?, redirect? }` or throws HttpError.
+   * @param {import('node:http').IncomingMessage} req
+   */
+  async function handle(req, path, url, readJson, token) {
+    const method = req.method ?? 'GET';
+    const route = `${method} /${path.replace(/\/+$/, '')}`;
+    const admin = /^\/?admin\/users(?:\/([^/]+))?$/.exec(path.replace(/\/+$/, ''));
+    if (admin) {
+      requireAdmin(token);
+      const id = admin[1] ? decodeURIComponent(admin[1]) : null;
+      if (!id && method === 'GET') {
+        const { body, headers } = await adminList(url);
+        return { status: 200, body, headers };
+      }
+      if (!id && method === 'POST') return { status: 200, body: await adminCreate(await readJson()) };
+      if (id && method === 'GET') return { status: 200, body: await adminGet(id) };
+      if (id && method === 'PUT') return { status: 200, body: await adminUpdate(id, await readJson()) };
+      if (id && method === 'DELETE') return { status: 200, body: await adminDelete(id) };
+      throw authError(405, 'method_not_allowed', 'Method not allowed');
+    }
+    switch (route) {
+      case 'GET /health':
+        return { status: 200, body: { version: 'local-stand-in', name: 'GoTrue', description: 'local stand-in for GoTrue' } };
+      case 'GET /settings':
+        return {
+          status: 200,
+          body: { external: { email: true, phone: false }, disable_signup: false, mailer_autoconfirm: true, phone_autoconfirm: false, sms_provider: '', saml_enabled: false },
+        };
+      case 'POST /signup':
+        return { status: 200, body: await signup(await readJson()) };
+      case 'POST /token': {
+        const grant = url.searchParams.get('grant_type');
+        if (grant === 'password') return { status: 200, body: await passwordGrant(await readJson()) };
+        if (grant === 'refresh_token') return { status: 200, body: await refreshGrant(await readJson()) };
+        throw authError(400, 'validation_failed', 'unsupported_grant_type');
+      }
+      case 'GET /user':
+        return { status: 200, body: userJson((await currentUser(token)).user) };
+      case 'PUT /user':
+        return { status: 200, body: await updateUser(token, await readJson()) };
+      case 'POST /logout':
+        await logout(token, url.searchParams.get('scope') ?? 'global');
+        return { status: 204 };
+      case 'POST /recover':
+        return { status: 200, body: await recover(await readJson(), url.searchParams.get('redirect_to')) };
+      case 'POST /verify': {
+        const b = /** @type {any} */ (await readJson()) ?? {};
+        if (b.type !== 'recovery' && b.type !== 'email' && b.type !== 'magiclink') throw authError(400, 'validation_failed', 'Verify requires a verification type');
+        const { session } = await consumeRecovery({ tokenHash: b.token_hash, email: b.email, otp: b.token });
+        return { status: 200, body: session };
+      }
+      case 'GET /verify': {
+        const type = url.searchParams.get('type') ?? 'recovery';
+        try {
+          const { session, redirectTo } = await consumeRecovery({ tokenHash: url.searchParams.get('token') ?? '' });
+          const target = url.searchParams.get('redirect_to') || redirectTo || siteUrl;
+          const fragment = new URLSearchParams({
+            access_token: session.access_token,
+            expires_at: String(session.expires_at),
+            expires_in: String(session.expires_in),
+            refresh_token: session.refresh_token,
+            token_type: 'bearer',
+            type,
+          });
+          return { status: 303, redirect: `${target}#${fragment}` };
+        } catch (err) {
+          if (!(err instanceof HttpError)) throw err;
+          const target = url.searchParams.get('redirect_to') || siteUrl;
+          const fragment = new URLSearchParams({ error: 'access_denied', error_code: 'otp_expired', error_description: 'Email link is invalid or has expired' });
+          return { status: 303, redirect: `${target}#${fragment}` };
+        }
+      }
+      default:
+        throw authError(404, 'not_found', 'Not Found');
+    }
+  }
+
+  return { handle, inbox };
+}

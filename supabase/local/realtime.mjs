@@ -1,0 +1,238 @@
+// The Realtime websocket (/realtime/v1/websocket) as the pinned realtime-js speaks it: the
+// Phoenix channel protocol in both serializers (vsn 1.0.0 objects, vsn 2.0.0 arrays),
+// heartbeats, phx_join with config.postgres_changes, access_token refresh, phx_leave, and
+// `postgres_changes` events. Changes arrive from the `_local_realtime` triggers by NOTIFY;
+// each is delivered to a subscriber only if selecting the row as that subscriber (their
+// role and JWT claims, so RLS decides) returns it — Realtime's own authorization rule.
+import { WebSocketServer } from 'ws';
+import { JwtError, verifyJwt } from './keys.mjs';
+import { quoteIdent } from './rest.mjs';
+
+const FILTER_RE = /^([^=]+)=(eq|neq|lt|lte|gt|gte|in)\.(.*)$/s;
+
+/** Whether a record passes a realtime filter such as `user_id=eq.123`. */
+export function matchesFilter(filter, record) {
+  if (!filter) return true;
+  const m = FILTER_RE.exec(filter);
+  if (!m || !record) return false;
+  const [, column, op, value] = /** @type {[string, string, string, string]} */ (m);
+  const actual = record[column];
+  const text = actual === null || actual === undefined ? null : typeof actual === 'object' ? JSON.stringify(actual) : String(actual);
+  if (op === 'in') {
+    const list = value.replace(/^\(|\)$/g, '').split(',').map((s) => s.trim());
+    return text !== null && list.includes(text);
+  }
+  if (text === null) return false;
+  if (op === 'eq') return text === value;
+  if (op === 'neq') return text !== value;
+  const a = Number(text);
+  const b = Number(value);
+  const [x, y] = Number.isFinite(a) && Number.isFinite(b) ? [a, b] : [text, value];
+  if (op === 'lt') return x < y;
+  if (op === 'lte') return x <= y;
+  if (op === 'gt') return x > y;
+  return x >= y;
+}
+
+function claimsFromToken(token) {
+  try {
+    const claims = verifyJwt(token);
+    if (!['anon', 'authenticated', 'service_role'].includes(claims.role)) return { error: 'Invalid JWT role' };
+    return { claims };
+  } catch (e) {
+    return { error: e instanceof JwtError && e.reason === 'expired' ? 'Token has expired' : 'Invalid JWT' };
+  }
+}
+
+/**
+ * @param {{ db: any, withClaims: Function, schema: import('./rest.mjs').SchemaCache, log: (m: string) => void }} deps
+ */
+export function createRealtimeService({ db, withClaims, schema, log }) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  let nextId = 1;
+  /** @type {Set<{ ws: import('ws').WebSocket, v2: boolean, channels: Map<string, { joinRef: string | null, claims: any, bindings: any[] }> }>} */
+  const sockets = new Set();
+  /** @type {(() => Promise<void>) | null} */
+  let unlisten = null;
+  // Changes are dispatched one at a time, in commit order, so subscribers see them in order.
+  /** @type {Promise<unknown>} */
+  let queue = Promise.resolve();
+
+  function send(conn, joinRef, ref, topic, event, payload) {
+    if (conn.ws.readyState !== conn.ws.OPEN) return;
+    conn.ws.send(JSON.stringify(conn.v2 ? [joinRef, ref, topic, event, payload] : { join_ref: joinRef, ref, topic, event, payload }));
+  }
+
+  function reply(conn, msg, status, response) {
+    send(conn, msg.joinRef, msg.ref, msg.topic, 'phx_reply', { status, response });
+  }
+
+  function decode(conn, data) {
+    const parsed = JSON.parse(String(data));
+    if (Array.isArray(parsed)) {
+      conn.v2 = true;
+      const [joinRef, ref, topic, event, payload] = parsed;
+      return { joinRef: joinRef ?? null, ref: ref ?? null, topic, event, payload: payload ?? {} };
+    }
+    return { joinRef: parsed.join_ref ?? null, ref: parsed.ref ?? null, topic: parsed.topic, event: parsed.event, payload: parsed.payload ?? {} };
+  }
+
+  function onMessage(conn, data, defaultClaims) {
+    let msg;
+    try {
+      msg = decode(conn, data);
+    } catch {
+      return; // not a Phoenix message: ignored, like the real server's serializer would drop it
+    }
+    if (typeof msg.topic !== 'string' || typeof msg.event !== 'string') return;
+    if (msg.topic === 'phoenix' && msg.event === 'heartbeat') {
+      reply(conn, msg, 'ok', {});
+      return;
+    }
+    if (msg.event === 'phx_join') {
+      const config = msg.payload?.config ?? {};
+      let claims = defaultClaims;
+      if (typeof msg.payload?.access_token === 'string') {
+        const r = claimsFromToken(msg.payload.access_token);
+        if (r.error) {
+          reply(conn, msg, 'error', { reason: r.error });
+          return;
+        }
+        claims = r.claims;
+      }
+      const wanted = Array.isArray(config.postgres_changes) ? config.postgres_changes : [];
+      const bindings = wanted.map((b) => ({
+        id: nextId++,
+        event: String(b?.event ?? '*'),
+        schema: String(b?.schema ?? 'public'),
+        table: b?.table == null ? undefined : String(b.table),
+        filter: b?.filter == null ? undefined : String(b.filter),
+      }));
+      conn.channels.set(msg.topic, { joinRef: msg.joinRef, claims, bindings });
+      reply(conn, msg, 'ok', {
+        postgres_changes: bindings.map((b) => ({ id: b.id, event: b.event, schema: b.schema, table: b.table, filter: b.filter })),
+      });
+      if (bindings.length) {
+        send(conn, msg.joinRef, null, msg.topic, 'system', {
+          message: 'Subscribed to PostgreSQL',
+          status: 'ok',
+          extension: 'postgres_changes',
+          channel: msg.topic.replace(/^realtime:/, ''),
+        });
+      }
+      return;
+    }
+    const channel = conn.channels.get(msg.topic);
+    if (msg.event === 'access_token') {
+      if (channel && typeof msg.payload?.access_token === 'string') {
+        const r = claimsFromToken(msg.payload.access_token);
+        if (r.error) {
+          send(conn, channel.joinRef, null, msg.topic, 'system', { message: r.error, status: 'error', extension: 'system', channel: msg.topic });
+        } else channel.claims = r.claims;
+      }
+      return;
+    }
+    if (msg.event === 'phx_leave') {
+      conn.channels.delete(msg.topic);
+      reply(conn, msg, 'ok', {});
+      send(conn, msg.joinRef, null, msg.topic, 'phx_close', {});
+      return;
+    }
+    if (channel) reply(conn, msg, 'ok', {});
+  }
+
+  /** Handles an HTTP upgrade for /realtime/v1/websocket; refuses a missing or bad apikey. */
+  function upgrade(req, socket, head, url) {
+    const apikey = url.searchParams.get('apikey') ?? req.headers.apikey;
+    const r = typeof apikey === 'string' ? claimsFromToken(apikey) : { error: 'No API key found in request' };
+    if (r.error) {
+      socket.write(`HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${JSON.stringify({ message: r.error })}`);
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const conn = { ws, v2: url.searchParams.get('vsn') === '2.0.0', channels: new Map() };
+      sockets.add(conn);
+      ws.on('message', (data) => onMessage(conn, data, r.claims));
+      ws.on('close', () => sockets.delete(conn));
+      ws.on('error', () => sockets.delete(conn));
+    });
+  }
+
+  /** Reads the row as the subscriber; null when RLS (or grants) hide it. */
+  async function visibleRow(claims, table, record) {
+    if (!table.pk.length || !record) return null;
+    const params = table.pk.map((k) => (record[k] == null ? null : String(record[k])));
+    const where = table.pk.map((k, i) => `${quoteIdent(k)} = ($${i + 1}::text)::${table.columns.get(k)?.type ?? 'text'}`).join(' and ');
+    try {
+      return await withClaims(db, claims, async (tx) => {
+        const r = await tx.query(`select row_to_json(_t)::text as row from ${quoteIdent(table.schema)}.${quoteIdent(table.name)} as _t where ${where}`, params);
+        return r.rows[0] ? JSON.parse(r.rows[0].row) : null;
+      });
+    } catch {
+      return null; // no privilege at all: not visible
+    }
+  }
+
+  async function dispatch(change) {
+    if (!change || typeof change !== 'object' || change.truncated) return;
+    const table = await schema.table(change.schema, change.table);
+    if (!table) return;
+    const record = change.record ?? null;
+    const pkOnly = (row) => (row ? Object.fromEntries(table.pk.map((k) => [k, row[k]])) : {});
+    const columns = [...table.columns.entries()].map(([name, c]) => ({ name, type: c.udt }));
+    for (const conn of sockets) {
+      for (const [topic, channel] of conn.channels) {
+        const ids = channel.bindings
+          .filter(
+            (b) =>
+              (b.event === '*' || b.event.toUpperCase() === change.type) &&
+              (b.schema === '*' || b.schema === change.schema) &&
+              (b.table === undefined || b.table === '*' || b.table === change.table) &&
+              matchesFilter(b.filter, change.type === 'DELETE' ? change.old_record : record),
+          )
+          .map((b) => b.id);
+        if (ids.length === 0) continue;
+        // DELETE: the row is gone, so (like Realtime) only its primary key goes out, unchecked.
+        const visible = change.type === 'DELETE' ? true : await visibleRow(channel.claims, table, record);
+        if (!visible) continue;
+        const data = {
+          schema: change.schema,
+          table: change.table,
+          commit_timestamp: change.commit_timestamp,
+          eventType: change.type,
+          type: change.type,
+          columns,
+          record: change.type === 'DELETE' ? undefined : visible,
+          old_record: change.type === 'INSERT' ? undefined : pkOnly(change.old_record),
+          new: change.type === 'DELETE' ? {} : visible,
+          old: change.type === 'INSERT' ? {} : pkOnly(change.old_record),
+          errors: null,
+        };
+        send(conn, channel.joinRef, null, topic, 'postgres_changes', { ids, data });
+      }
+    }
+  }
+
+  async function start() {
+    unlisten = await db.listen('local_realtime', (payload) => {
+      let change;
+      try {
+        change = JSON.parse(payload);
+      } catch {
+        return;
+      }
+      queue = queue.then(() => dispatch(change)).catch((err) => log(`[realtime] dispatch failed: ${err?.message ?? err}`));
+    });
+  }
+
+  async function close() {
+    for (const conn of sockets) conn.ws.terminate();
+    sockets.clear();
+    await queue;
+    if (unlisten) await unlisten().catch(() => {});
+    wss.close();
+  }
+
+  return { upgrade, start, close };
+}

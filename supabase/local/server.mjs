@@ -1,0 +1,390 @@
+#!/usr/bin/env node
+// The local stand-in for Supabase: one Node HTTP server on PGlite that serves the Auth,
+// REST, Storage and Realtime APIs the app uses, at the same URL, keys and JWT secret as
+// `supabase start`. Not a mock: every data request runs in Postgres as the caller's role
+// with the caller's JWT claims (db.mjs withClaims), so the migrations' RLS decides.
+//
+//   node supabase/local/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only]
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAuthService, authErrorBody, AUTH_HEADERS } from './auth.mjs';
+import { createDatabase, withClaims } from './db.mjs';
+import { answerPreflight, bearerToken, CORS_HEADERS, HttpError, parseJson, readBody, sendJson } from './http.mjs';
+import { ANON_KEY, DEMO_ACCOUNTS, DEMO_PASSWORD, JwtError, SERVICE_ROLE_KEY, verifyJwt } from './keys.mjs';
+import { createRealtimeService } from './realtime.mjs';
+import { createRestService, restError, SchemaCache } from './rest.mjs';
+import { makeSampleFile, MIME_BY_EXTENSION, sampleResourceFiles } from './sample-files.mjs';
+import { createStorageService, objectFile, storageError } from './storage.mjs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Default data folder (git-ignored): PGlite files in db/, object bytes in storage/. */
+export const DEFAULT_DATA_DIR = path.resolve(here, '..', '.local-data');
+const standInSql = path.join(here, 'stand-in.sql');
+const JSON_LIMIT = 1024 * 1024;
+const API_ROLES = ['anon', 'authenticated', 'service_role'];
+
+/** Kong's answers when the API key is missing or not signed with the project secret. */
+function keyError(missing) {
+  return new HttpError(401, { message: missing ? 'No API key found in request' : 'Invalid authentication credentials' });
+}
+
+/**
+ * Uploads the sample files of every resource card (service_role, like a seed script would).
+ * @returns {Promise<number>} how many objects were written
+ */
+async function seedSampleFiles(db, storageRoot) {
+  let count = 0;
+  await withClaims(db, { role: 'service_role', iss: 'supabase-demo' }, async (tx) => {
+    for (const card of sampleResourceFiles) {
+      for (const file of card.sampleFiles) {
+        const name = `${card.tier}/${card.slug}/${file}`;
+        const bytes = makeSampleFile(file, card);
+        const mimetype = MIME_BY_EXTENSION[/** @type {keyof typeof MIME_BY_EXTENSION} */ (file.split('.').pop())];
+        const metadata = {
+          eTag: `"${createHash('md5').update(bytes).digest('hex')}"`,
+          size: bytes.length,
+          mimetype,
+          cacheControl: 'max-age=3600',
+          lastModified: new Date().toISOString(),
+          contentLength: bytes.length,
+          httpStatusCode: 200,
+        };
+        const r = await tx.query(
+          `insert into storage.objects (bucket_id, name, metadata, version) values ('resources', $1, $2::jsonb, 'sample')
+           on conflict (bucket_id, name) do nothing returning id`,
+          [name, JSON.stringify(metadata)],
+        );
+        if (r.rows.length === 0) continue;
+        const dest = objectFile(storageRoot, 'resources', name);
+        await mkdir(path.dirname(dest), { recursive: true });
+        await writeFile(dest, bytes);
+        count++;
+      }
+    }
+  });
+  return count;
+}
+
+/**
+ * Starts the stand-in.
+ * @param {{ port?: number, host?: string, dataDir?: string | null, reset?: boolean, quiet?: boolean,
+ *   seedSampleFiles?: boolean, jwtExpiry?: number, siteUrl?: string }} [options]
+ *   dataDir: folder for the database and object bytes; null/undefined => in memory (a temp folder
+ *   for bytes, removed on close). jwtExpiry: access-token lifetime in seconds (default env
+ *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port.
+ * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
+ */
+export async function startServer({
+  port = 54321,
+  host = '127.0.0.1',
+  dataDir,
+  reset = false,
+  quiet = false,
+  seedSampleFiles: seedSamples = true,
+  jwtExpiry = Number(process.env.LOCAL_SUPABASE_JWT_EXPIRY) || 3600,
+  siteUrl = process.env.LOCAL_SUPABASE_SITE_URL || 'http://127.0.0.1:5173',
+} = {}) {
+  const log = quiet ? () => {} : (/** @type {string} */ m) => console.log(m);
+  if (reset && dataDir) await rm(dataDir, { recursive: true, force: true });
+  const dbDir = dataDir ? path.join(dataDir, 'db') : undefined;
+  const fresh = !dbDir || !existsSync(path.join(dbDir, 'PG_VERSION'));
+  const storageRoot = dataDir ? path.join(dataDir, 'storage') : await mkdtemp(path.join(os.tmpdir(), 'local-supabase-storage-'));
+
+  const db = await createDatabase({ dataDir: dbDir });
+  try {
+    await db.exec(readFileSync(standInSql, 'utf8'));
+    if (fresh && seedSamples) {
+      const n = await seedSampleFiles(db, storageRoot);
+      log(`[local supabase] uploaded ${n} sample files to the resources bucket`);
+    }
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+
+  let baseUrl = '';
+  const schema = new SchemaCache(db);
+  const auth = createAuthService({ db, baseUrl: () => baseUrl, jwtExpiry, siteUrl, quiet, log });
+  const rest = createRestService({ db, withClaims, schema });
+  const storage = createStorageService({ db, withClaims, root: storageRoot });
+  const realtime = createRealtimeService({ db, withClaims, schema, log });
+  await realtime.start();
+
+  /** The API key (apikey header / query, else the bearer token) verified like Kong would. */
+  function requireApiKey(req, url) {
+    const key = req.headers.apikey ?? url.searchParams.get('apikey') ?? bearerToken(req);
+    if (typeof key !== 'string' || key === '') throw keyError(true);
+    try {
+      verifyJwt(key);
+    } catch {
+      throw keyError(false);
+    }
+  }
+
+  /** PostgREST's view of the caller: the bearer token, else the apikey; errors as PGRST301. */
+  function restClaims(req) {
+    const token = bearerToken(req) ?? (typeof req.headers.apikey === 'string' ? req.headers.apikey : null);
+    if (!token) return { role: 'anon' };
+    let claims;
+    try {
+      claims = verifyJwt(token);
+    } catch (e) {
+      const expired = e instanceof JwtError && e.reason === 'expired';
+      throw new HttpError(
+        401,
+        { code: expired ? 'PGRST301' : 'PGRST301', details: null, hint: null, message: expired ? 'JWT expired' : `JWSError: ${e instanceof Error ? e.message : 'invalid token'}` },
+        { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${expired ? 'JWT expired' : 'JWSError'}"` },
+      );
+    }
+    if (!API_ROLES.includes(claims.role ?? 'anon')) {
+      throw new HttpError(401, { code: 'PGRST301', details: null, hint: null, message: `role "${String(claims.role)}" is not allowed` });
+    }
+    return claims;
+  }
+
+  /** storage-api's view of the caller; null when no token was sent at all. */
+  function storageClaims(req) {
+    const token = bearerToken(req) ?? (typeof req.headers.apikey === 'string' ? req.headers.apikey : null);
+    if (!token) return null;
+    try {
+      const claims = verifyJwt(token);
+      if (!API_ROLES.includes(claims.role ?? 'anon')) throw storageError(400, 'InvalidJWT', 'invalid role', '403');
+      return claims;
+    } catch (e) {
+      if (e instanceof HttpError) throw e;
+      const expired = e instanceof JwtError && e.reason === 'expired';
+      throw storageError(400, 'InvalidJWT', expired ? 'jwt expired' : e instanceof JwtError && e.reason === 'signature' ? 'invalid signature' : 'jwt malformed', expired ? '400' : '403');
+    }
+  }
+
+  async function route(req, res, url) {
+    const pathname = url.pathname;
+    const jsonReader = (invalid) => async () => parseJson(await readBody(req, JSON_LIMIT, () => invalid.tooLarge()), () => invalid.bad(), undefined);
+
+    if (pathname.startsWith('/auth/v1/') || pathname === '/auth/v1') {
+      const sub = pathname.slice('/auth/v1'.length).replace(/^\//, '');
+      try {
+        if (!(req.method === 'GET' && (sub === 'verify' || sub === 'health'))) requireApiKey(req, url);
+        const readJson = jsonReader({
+          tooLarge: () => new HttpError(413, { code: 413, error_code: 'request_too_large', msg: 'Request body too large' }),
+          bad: () => Object.assign(new HttpError(400, { code: 400, error_code: 'bad_json', msg: 'Could not parse request body as JSON' }), { authCode: 'bad_json' }),
+        });
+        const out = await auth.handle(req, sub, url, readJson, bearerToken(req));
+        if (out.redirect) {
+          res.writeHead(out.status, { ...CORS_HEADERS, Location: out.redirect });
+          res.end();
+          return;
+        }
+        if (out.status === 204) {
+          res.writeHead(204, { ...CORS_HEADERS, ...AUTH_HEADERS });
+          res.end();
+          return;
+        }
+        sendJson(res, out.status, out.body, { ...AUTH_HEADERS, ...(out.headers ?? {}) });
+      } catch (err) {
+        if (err instanceof HttpError) sendJson(res, err.status, authErrorBody(req, err), { ...AUTH_HEADERS, ...err.headers });
+        else throw err;
+      }
+      return;
+    }
+
+    if (pathname.startsWith('/rest/v1/') || pathname === '/rest/v1') {
+      requireApiKey(req, url);
+      const claims = restClaims(req);
+      const readJson = jsonReader({
+        tooLarge: () => restError(413, 'PGRST413', 'Payload Too Large'),
+        bad: () => restError(400, 'PGRST102', 'Empty or invalid json'),
+      });
+      const out = await rest.handle(req, claims, pathname.slice('/rest/v1'.length).replace(/^\//, ''), url, readJson);
+      res.writeHead(out.status, {
+        ...CORS_HEADERS,
+        ...(out.type && out.text !== '' ? { 'Content-Type': out.type } : {}),
+        ...out.headers,
+        'Content-Length': Buffer.byteLength(out.text ?? ''),
+      });
+      res.end(req.method === 'HEAD' ? undefined : out.text);
+      return;
+    }
+
+    if (pathname.startsWith('/storage/v1/')) {
+      const claims = storageClaims(req);
+      const readJson = jsonReader({
+        tooLarge: () => storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size'),
+        bad: () => storageError(400, 'InvalidRequest', 'Body is not valid JSON'),
+      });
+      const out = await storage.handle(req, res, pathname.slice('/storage/v1/'.length), url, claims, readJson);
+      if (out) sendJson(res, out.status, out.body);
+      return;
+    }
+
+    if (pathname === '/inbox' && req.method === 'GET') {
+      sendJson(res, 200, await auth.inbox(url));
+      return;
+    }
+    if (pathname === '/' && req.method === 'GET') {
+      sendJson(res, 200, {
+        name: 'local Supabase stand-in',
+        services: ['/auth/v1', '/rest/v1', '/storage/v1', '/realtime/v1/websocket'],
+        inbox: '/inbox',
+      });
+      return;
+    }
+    if (pathname.startsWith('/realtime/v1/')) {
+      sendJson(res, 426, { message: 'Upgrade Required: connect a websocket to /realtime/v1/websocket' });
+      return;
+    }
+    sendJson(res, 404, { message: 'no Route matched with those values' });
+  }
+
+  const server = createServer((req, res) => {
+    let url;
+    try {
+      url = new URL(req.url ?? '/', 'http://local');
+    } catch {
+      sendJson(res, 400, { message: 'Bad request URL' });
+      return;
+    }
+    if (req.method === 'OPTIONS') {
+      answerPreflight(req, res);
+      return;
+    }
+    route(req, res, url).catch((err) => {
+      // Whatever was not read of the body is drained, so the connection stays usable.
+      req.resume();
+      if (err instanceof HttpError) {
+        sendJson(res, err.status, err.body, err.headers);
+        return;
+      }
+      log(`[local supabase] ${req.method} ${url.pathname} failed: ${err?.stack ?? err}`);
+      if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error', error: String(err?.message ?? err) });
+      else res.destroy();
+    });
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  server.on('upgrade', (req, socket, head) => {
+    let url;
+    try {
+      url = new URL(req.url ?? '/', 'http://local');
+    } catch {
+      socket.destroy();
+      return;
+    }
+    socket.on('error', () => socket.destroy());
+    if (url.pathname === '/realtime/v1/websocket' || url.pathname === '/realtime/v1/websocket/') realtime.upgrade(req, socket, head, url);
+    else {
+      socket.write('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      socket.destroy();
+    }
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(undefined);
+    });
+  });
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+
+  let closing = null;
+  async function close() {
+    if (!closing) {
+      closing = (async () => {
+        await realtime.close();
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(() => resolve(undefined)));
+        await db.close();
+        if (!dataDir) await rm(storageRoot, { recursive: true, force: true });
+      })();
+    }
+    return closing;
+  }
+
+  return { url: baseUrl, port: address.port, close };
+}
+
+/** The banner printed by the CLI and by `npm run dev`. */
+export function describeStandIn(url) {
+  const rows = DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(26)} ${(a.tier ?? '-').padEnd(12)} ${a.note}`);
+  return [
+    `Local Supabase stand-in: ${url}`,
+    `  anon key:         ${ANON_KEY}`,
+    `  service_role key: ${SERVICE_ROLE_KEY}  (never give it to a browser)`,
+    `  mail inbox:       ${url}/inbox`,
+    '',
+    `Demo accounts (password ${DEMO_PASSWORD}):`,
+    `  ${'e-mail'.padEnd(26)} ${'tier'.padEnd(12)} note`,
+    ...rows,
+  ].join('\n');
+}
+
+function parseArgs(argv) {
+  /** @type {{ port: number, host: string, dataDir: string, reset: boolean, resetOnly: boolean }} */
+  const opts = { port: Number(process.env.LOCAL_SUPABASE_PORT) || 54321, host: '127.0.0.1', dataDir: DEFAULT_DATA_DIR, reset: false, resetOnly: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    if (arg === '--port') opts.port = Number(value());
+    else if (arg === '--host') opts.host = value();
+    else if (arg === '--data') opts.dataDir = path.resolve(value());
+    else if (arg === '--reset') opts.reset = true;
+    else if (arg === '--reset-only') opts.resetOnly = true;
+    else if (arg === '--help' || arg === '-h') {
+      console.log('usage: node supabase/local/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${arg}`);
+  }
+  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new Error('--port must be 0..65535');
+  return opts;
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  if (opts.resetOnly) {
+    await rm(opts.dataDir, { recursive: true, force: true });
+    const srv = await startServer({ port: 0, host: opts.host, dataDir: opts.dataDir });
+    await srv.close();
+    console.log(`Reset ${path.relative(process.cwd(), opts.dataDir) || opts.dataDir}: fresh database, seed and sample files.`);
+    return;
+  }
+  const srv = await startServer({ port: opts.port, host: opts.host, dataDir: opts.dataDir, reset: opts.reset });
+  console.log(describeStandIn(srv.url));
+  console.log(`\nData in ${path.relative(process.cwd(), opts.dataDir) || opts.dataDir} (npm run supabase:reset starts over). Ctrl-C stops.`);
+  let stopping = false;
+  const stop = (signal) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n[local supabase] ${signal}: stopping`);
+    srv.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(`[local supabase] ${err?.message ?? err}`);
+    if (err?.code === 'EADDRINUSE') console.error('Port in use: is another stand-in or `supabase start` running? Try --port.');
+    process.exit(1);
+  });
+}

@@ -1,0 +1,438 @@
+// The storage-api (/storage/v1) subset the app uses: upload (POST/PUT, multipart or raw,
+// x-upsert), bucket size and type limits, public and authenticated download, signed URLs,
+// list and remove. Object rows live in storage.objects and are written and read as the
+// caller (withClaims), so the storage policies decide; bytes live on disk under the data
+// directory, named by a hash of the object name so no name can reach outside it.
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CORS_HEADERS, HttpError, parseJson, readBody } from './http.mjs';
+import { JwtError, signJwt, verifyJwt } from './keys.mjs';
+import { isPgError } from './pg-errors.mjs';
+
+/** storage-api's global upload cap (50 MB), before any bucket limit. */
+export const GLOBAL_FILE_SIZE_LIMIT = 50 * 1024 * 1024;
+
+/** A storage-api shaped error: `{ statusCode, error, message }`. */
+export function storageError(status, error, message, statusCode = String(status)) {
+  return new HttpError(status, { statusCode, error, message });
+}
+
+const notFound = () => storageError(404, 'not_found', 'Object not found');
+const BUCKET_RE = /^[A-Za-z0-9_.-]{1,100}$/;
+// storage-api's key alphabet; on top of it this stand-in refuses empty, '.' and '..' segments.
+const KEY_RE = /^(\w|\/|!|-|\.|\*|'|\(|\)| |&|\$|@|=|;|:|\+|,|\?)*$/u;
+
+export function validateBucket(bucket) {
+  if (!BUCKET_RE.test(bucket) || bucket === '.' || bucket === '..') throw storageError(400, 'InvalidBucketName', `Bucket name invalid`);
+  return bucket;
+}
+
+export function validateKey(name) {
+  const bad =
+    !name ||
+    name.length > 1024 ||
+    !KEY_RE.test(name) ||
+    name.startsWith('/') ||
+    name.split('/').some((seg) => seg === '' || seg === '.' || seg === '..');
+  if (bad) throw storageError(400, 'InvalidKey', `Invalid key: ${name}`);
+  return name;
+}
+
+/** Where an object's bytes live: `<root>/<bucket>/<sha256(name)>`; never derived from raw input. */
+export function objectFile(root, bucket, name) {
+  return path.join(root, validateBucket(bucket), createHash('sha256').update(name).digest('hex'));
+}
+
+/**
+ * Minimal multipart/form-data parser (what undici's FormData sends for supabase-js uploads).
+ * @param {Buffer} body
+ * @param {string} contentType
+ * @returns {{ name: string, filename: string | null, contentType: string | null, data: Buffer }[]}
+ */
+export function parseMultipart(body, contentType) {
+  const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+  if (!m) throw storageError(400, 'InvalidRequest', 'multipart body without a boundary');
+  const boundary = Buffer.from(`--${m[1] ?? m[2]}`);
+  const parts = [];
+  let pos = body.indexOf(boundary);
+  if (pos < 0) throw storageError(400, 'InvalidRequest', 'malformed multipart body');
+  while (true) {
+    pos += boundary.length;
+    if (body.subarray(pos, pos + 2).toString() === '--') break;
+    if (body.subarray(pos, pos + 2).toString() === '\r\n') pos += 2;
+    const headerEnd = body.indexOf('\r\n\r\n', pos);
+    if (headerEnd < 0) throw storageError(400, 'InvalidRequest', 'malformed multipart body');
+    const headerText = body.subarray(pos, headerEnd).toString('utf8');
+    const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), boundary]), headerEnd + 4);
+    if (next < 0) throw storageError(400, 'InvalidRequest', 'malformed multipart body');
+    const data = body.subarray(headerEnd + 4, next);
+    const disposition = /content-disposition:([^\r\n]*)/i.exec(headerText)?.[1] ?? '';
+    const name = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? '';
+    const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1] ?? null;
+    const type = /content-type:\s*([^\r\n]*)/i.exec(headerText)?.[1]?.trim() ?? null;
+    parts.push({ name, filename, contentType: type, data });
+    pos = next + 2;
+  }
+  return parts;
+}
+
+/** Whether `mime` matches a bucket's allowed list (entries may end in `/*`). */
+export function mimeAllowed(mime, allowed) {
+  if (!allowed || allowed.length === 0) return true;
+  const base = mime.split(';')[0]?.trim().toLowerCase() ?? '';
+  return allowed.some((a) => {
+    const rule = a.toLowerCase();
+    return rule.endsWith('/*') ? base.startsWith(rule.slice(0, -1)) : base === rule;
+  });
+}
+
+/**
+ * @param {{ db: any, withClaims: Function, root: string, claimsFor: (req: any) => any }} deps
+ */
+export function createStorageService({ db, withClaims, root }) {
+  async function bucketOr404(id) {
+    validateBucket(id);
+    const r = await db.query(`select id, public, file_size_limit, allowed_mime_types from storage.buckets where id = $1`, [id]);
+    if (!r.rows[0]) throw storageError(404, 'Bucket not found', 'Bucket not found');
+    return r.rows[0];
+  }
+
+  async function asCaller(claims, fn) {
+    try {
+      return await withClaims(db, claims, fn);
+    } catch (err) {
+      if (isPgError(err)) {
+        if (err.code === '42501') throw storageError(403, 'Unauthorized', err.message.includes('row-level security') ? 'new row violates row-level security policy' : err.message);
+        if (err.code === '23505') throw storageError(409, 'Duplicate', 'The resource already exists');
+        if (err.code?.startsWith('22') || err.code?.startsWith('23')) throw storageError(400, 'InvalidRequest', err.message);
+        throw storageError(500, 'DatabaseError', err.message);
+      }
+      throw err;
+    }
+  }
+
+  /** Sends an object's bytes with storage-api's headers. */
+  async function sendObject(req, res, bucket, row, url) {
+    const file = objectFile(root, bucket, row.name);
+    let info;
+    try {
+      info = await stat(file);
+    } catch {
+      throw notFound();
+    }
+    const meta = row.metadata ?? {};
+    /** @type {Record<string, string | number>} */
+    const headers = {
+      ...CORS_HEADERS,
+      'Content-Type': meta.mimetype ?? 'application/octet-stream',
+      'Content-Length': info.size,
+      'Cache-Control': meta.cacheControl ?? 'no-cache',
+      ETag: meta.eTag ?? `"${row.id}"`,
+      'Last-Modified': new Date(row.updated_at ?? info.mtime).toUTCString(),
+    };
+    if (url.searchParams.has('download')) {
+      const wanted = url.searchParams.get('download') || path.posix.basename(row.name);
+      headers['Content-Disposition'] = `attachment; filename="${wanted.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(wanted)}`;
+    }
+    res.writeHead(200, headers);
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    await new Promise((resolve, reject) => {
+      const stream = createReadStream(file);
+      stream.on('error', reject);
+      res.on('close', resolve);
+      stream.pipe(res);
+    });
+  }
+
+  async function upload(req, claims, bucketId, name, upsert) {
+    const bucket = await bucketOr404(bucketId);
+    validateKey(name);
+    const limit = Math.min(GLOBAL_FILE_SIZE_LIMIT, bucket.file_size_limit ? Number(bucket.file_size_limit) : GLOBAL_FILE_SIZE_LIMIT);
+    const tooLarge = () => storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size');
+    const contentType = String(req.headers['content-type'] ?? 'application/octet-stream');
+    const multipart = /^multipart\/form-data/i.test(contentType);
+    // A multipart body carries a little framing around the file; the file part is checked exactly below.
+    const raw = await readBody(req, multipart ? limit + 64 * 1024 : limit, tooLarge);
+    let bytes = raw;
+    let mime = contentType;
+    let cacheControl = String(req.headers['cache-control'] ?? 'max-age=3600');
+    let userMetadata = null;
+    if (multipart) {
+      const parts = parseMultipart(raw, contentType);
+      const filePart = parts.find((p) => p.filename !== null) ?? parts.find((p) => p.name === '');
+      if (!filePart) throw storageError(400, 'InvalidRequest', 'no file in the multipart body');
+      bytes = filePart.data;
+      mime = filePart.contentType ?? 'application/octet-stream';
+      const cc = parts.find((p) => p.name === 'cacheControl');
+      if (cc) cacheControl = `max-age=${cc.data.toString('utf8')}`;
+      const md = parts.find((p) => p.name === 'metadata');
+      if (md) userMetadata = parseJson(md.data, () => storageError(400, 'InvalidRequest', 'metadata is not JSON'), null);
+    } else if (req.headers['x-metadata']) {
+      userMetadata = parseJson(Buffer.from(String(req.headers['x-metadata']), 'base64'), () => storageError(400, 'InvalidRequest', 'x-metadata is not JSON'), null);
+    }
+    if (bytes.length > limit) throw tooLarge();
+    if (!mimeAllowed(mime, bucket.allowed_mime_types)) {
+      throw storageError(415, 'invalid_mime_type', `mime type ${mime} is not supported`);
+    }
+    const eTag = `"${createHash('md5').update(bytes).digest('hex')}"`;
+    const metadata = {
+      eTag,
+      size: bytes.length,
+      mimetype: mime,
+      cacheControl,
+      lastModified: new Date().toISOString(),
+      contentLength: bytes.length,
+      httpStatusCode: 200,
+    };
+    const tmpDir = path.join(root, '.tmp');
+    await mkdir(tmpDir, { recursive: true });
+    const tmp = path.join(tmpDir, randomBytes(12).toString('hex'));
+    await writeFile(tmp, bytes);
+    const owner = claims?.role === 'authenticated' && typeof claims.sub === 'string' ? claims.sub : null;
+    const version = randomBytes(16).toString('hex');
+    try {
+      const row = await asCaller(claims, async (tx) => {
+        const conflict = upsert
+          ? `on conflict (bucket_id, name) do update set metadata = excluded.metadata, user_metadata = excluded.user_metadata,
+               owner = excluded.owner, owner_id = excluded.owner_id, version = excluded.version, updated_at = now(), last_accessed_at = now()`
+          : '';
+        const r = await tx.query(
+          `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
+           values ($1, $2, $3::text::uuid, $3::text, $4::jsonb, $5::jsonb, $6) ${conflict} returning id`,
+          [bucketId, name, owner, JSON.stringify(metadata), userMetadata == null ? null : JSON.stringify(userMetadata), version],
+        );
+        const dest = objectFile(root, bucketId, name);
+        await mkdir(path.dirname(dest), { recursive: true });
+        await rename(tmp, dest);
+        return r.rows[0];
+      });
+      return { Id: row.id, Key: `${bucketId}/${name}` };
+    } finally {
+      await rm(tmp, { force: true });
+    }
+  }
+
+  async function findAsCaller(claims, bucketId, name) {
+    return asCaller(claims, async (tx) => {
+      const r = await tx.query(`select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`, [bucketId, name]);
+      return r.rows[0] ?? null;
+    });
+  }
+
+  function signToken(bucketId, name, expiresIn) {
+    const seconds = Number(expiresIn);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw storageError(400, 'InvalidRequest', 'expiresIn must be a positive number');
+    const now = Math.floor(Date.now() / 1000);
+    return signJwt({ url: `${bucketId}/${name}`, iat: now, exp: now + Math.floor(seconds) });
+  }
+
+  async function list(claims, bucketId, body) {
+    await bucketOr404(bucketId);
+    const b = body && typeof body === 'object' ? body : {};
+    let prefix = typeof b.prefix === 'string' ? b.prefix : '';
+    if (prefix && !prefix.endsWith('/')) prefix += '/';
+    const search = typeof b.search === 'string' ? b.search : '';
+    const limit = Math.max(0, Math.min(1000, Number(b.limit ?? 100) || 100));
+    const offset = Math.max(0, Number(b.offset ?? 0) || 0);
+    const column = ['name', 'updated_at', 'created_at', 'last_accessed_at'].includes(b.sortBy?.column) ? b.sortBy.column : 'name';
+    const order = String(b.sortBy?.order ?? 'asc').toLowerCase() === 'desc' ? -1 : 1;
+    const rows = await asCaller(claims, async (tx) => {
+      const r = await tx.query(
+        `select id, name, updated_at, created_at, last_accessed_at, metadata from storage.objects
+          where bucket_id = $1 and left(name, length($2)) = $2`,
+        [bucketId, prefix],
+      );
+      return r.rows;
+    });
+    /** @type {Map<string, any>} */
+    const entries = new Map();
+    const iso = (v) => (v ? new Date(v).toISOString() : null);
+    for (const row of rows) {
+      const rest = row.name.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      const entryName = slash >= 0 ? rest.slice(0, slash) : rest;
+      if (!entryName.toLowerCase().startsWith(search.toLowerCase())) continue;
+      if (slash >= 0) {
+        if (!entries.has(`d:${entryName}`)) {
+          entries.set(`d:${entryName}`, { name: entryName, id: null, updated_at: null, created_at: null, last_accessed_at: null, metadata: null });
+        }
+      } else {
+        entries.set(`f:${entryName}`, {
+          name: entryName,
+          id: row.id,
+          updated_at: iso(row.updated_at),
+          created_at: iso(row.created_at),
+          last_accessed_at: iso(row.last_accessed_at),
+          metadata: row.metadata,
+        });
+      }
+    }
+    const sorted = [...entries.values()].sort((x, y) => {
+      const a = x[column] ?? '';
+      const c = y[column] ?? '';
+      if (a === c) return x.name < y.name ? -1 : x.name > y.name ? 1 : 0;
+      return (a < c ? -1 : 1) * order;
+    });
+    return sorted.slice(offset, offset + limit);
+  }
+
+  async function removeMany(claims, bucketId, body) {
+    await bucketOr404(bucketId);
+    const prefixes = Array.isArray(body?.prefixes) ? body.prefixes.filter((p) => typeof p === 'string') : null;
+    if (!prefixes) throw storageError(400, 'InvalidRequest', 'body must have required property prefixes');
+    if (prefixes.length === 0) return [];
+    const rows = await asCaller(claims, async (tx) => {
+      const r = await tx.query(
+        `delete from storage.objects where bucket_id = $1 and name = any($2::text[])
+          returning id, name, bucket_id, owner, updated_at, created_at, last_accessed_at, metadata`,
+        [bucketId, prefixes],
+      );
+      return r.rows;
+    });
+    await Promise.all(rows.map((row) => rm(objectFile(root, bucketId, row.name), { force: true })));
+    return rows;
+  }
+
+  /**
+   * Serves /storage/v1/<path>. Writes the response itself for downloads; otherwise returns
+   * `{ status, body }`. `claims` is null when the request carried no token at all.
+   */
+  async function handle(req, res, subpath, url, claims, readJson) {
+    const method = req.method ?? 'GET';
+    const segs = subpath.split('/').filter((s) => s !== '');
+    let decoded;
+    try {
+      decoded = segs.map(decodeURIComponent);
+    } catch {
+      throw storageError(400, 'InvalidKey', 'Invalid key');
+    }
+    const needCaller = () => {
+      if (!claims) throw storageError(400, 'Unauthorized', "headers must have required property 'authorization'", '403');
+      return claims;
+    };
+    if (decoded[0] !== 'object') {
+      if (decoded[0] === 'bucket' && method === 'GET' && decoded.length === 2) {
+        const b = await bucketOr404(/** @type {string} */ (decoded[1]));
+        return { status: 200, body: { ...b, name: b.id } };
+      }
+      throw storageError(404, 'not_found', 'Route not found');
+    }
+    const kind = decoded[1];
+    // /object/public/:bucket/*
+    if (kind === 'public' && (method === 'GET' || method === 'HEAD')) {
+      const [bucketId, ...rest] = decoded.slice(2);
+      const bucket = await bucketOr404(bucketId ?? '');
+      const name = validateKey(rest.join('/'));
+      if (!bucket.public) throw storageError(400, 'not_found', 'Object not found', '404');
+      const r = await db.query(`select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`, [bucket.id, name]);
+      if (!r.rows[0]) throw notFound();
+      await sendObject(req, res, bucket.id, r.rows[0], url);
+      return null;
+    }
+    // /object/authenticated/:bucket/*
+    if (kind === 'authenticated' && (method === 'GET' || method === 'HEAD')) {
+      const [bucketId, ...rest] = decoded.slice(2);
+      await bucketOr404(bucketId ?? '');
+      const name = validateKey(rest.join('/'));
+      const row = await findAsCaller(needCaller(), bucketId, name);
+      if (!row) throw notFound();
+      await sendObject(req, res, /** @type {string} */ (bucketId), row, url);
+      return null;
+    }
+    if (kind === 'sign') {
+      const [bucketId, ...rest] = decoded.slice(2);
+      await bucketOr404(bucketId ?? '');
+      if (method === 'GET' || method === 'HEAD') {
+        const name = validateKey(rest.join('/'));
+        const token = url.searchParams.get('token');
+        if (!token) throw storageError(400, 'InvalidSignature', 'querystring must have required property \'token\'', '400');
+        let payload;
+        try {
+          payload = verifyJwt(token);
+        } catch (e) {
+          const msg = e instanceof JwtError && e.reason === 'expired' ? 'jwt expired' : 'invalid signature';
+          throw storageError(400, 'InvalidJWT', msg, '400');
+        }
+        if (payload.url !== `${bucketId}/${name}`) throw storageError(400, 'InvalidSignature', 'The url do not match the signature', '400');
+        const r = await db.query(`select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`, [bucketId, name]);
+        if (!r.rows[0]) throw notFound();
+        await sendObject(req, res, /** @type {string} */ (bucketId), r.rows[0], url);
+        return null;
+      }
+      if (method === 'POST' && rest.length === 0) {
+        const body = /** @type {any} */ (await readJson());
+        const paths = Array.isArray(body?.paths) ? body.paths.filter((p) => typeof p === 'string') : null;
+        if (!paths) throw storageError(400, 'InvalidRequest', 'body must have required property paths');
+        const visible = await asCaller(needCaller(), async (tx) => {
+          const r = await tx.query(`select name from storage.objects where bucket_id = $1 and name = any($2::text[])`, [bucketId, paths]);
+          return new Set(r.rows.map((x) => x.name));
+        });
+        return {
+          status: 200,
+          body: paths.map((p) =>
+            visible.has(p)
+              ? { error: null, path: p, signedURL: `/object/sign/${bucketId}/${p}?token=${signToken(bucketId, p, body.expiresIn)}` }
+              : { error: 'Either the object does not exist or you do not have access to it', path: p, signedURL: null },
+          ),
+        };
+      }
+      if (method === 'POST') {
+        const name = validateKey(rest.join('/'));
+        const body = /** @type {any} */ (await readJson());
+        const row = await findAsCaller(needCaller(), bucketId, name);
+        if (!row) throw storageError(400, 'not_found', 'Object not found', '404');
+        return { status: 200, body: { signedURL: `/object/sign/${bucketId}/${name}?token=${signToken(bucketId, name, body?.expiresIn)}` } };
+      }
+    }
+    if (kind === 'list' && method === 'POST' && decoded.length === 3) {
+      return { status: 200, body: await list(needCaller(), decoded[2], await readJson()) };
+    }
+    if (kind === 'info' && method === 'GET') {
+      const [bucketId, ...rest] = decoded.slice(2);
+      await bucketOr404(bucketId ?? '');
+      const name = validateKey(rest.join('/'));
+      const row = await findAsCaller(needCaller(), bucketId, name);
+      if (!row) throw notFound();
+      return { status: 200, body: { id: row.id, name, bucket_id: bucketId, metadata: row.metadata, updated_at: row.updated_at } };
+    }
+    // /object/:bucket/*
+    const [bucketId, ...rest] = decoded.slice(1);
+    if (!bucketId) throw storageError(404, 'not_found', 'Route not found');
+    if (method === 'DELETE' && rest.length === 0) {
+      return { status: 200, body: await removeMany(needCaller(), bucketId, await readJson()) };
+    }
+    const name = rest.join('/');
+    if (method === 'POST' || method === 'PUT') {
+      const upsert = method === 'PUT' || String(req.headers['x-upsert'] ?? '').toLowerCase() === 'true';
+      if (method === 'PUT') {
+        // update(): the object must exist and be visible to the caller.
+        validateKey(name);
+        await bucketOr404(bucketId);
+        if (!(await findAsCaller(needCaller(), bucketId, name))) throw notFound();
+      }
+      return { status: 200, body: await upload(req, needCaller(), bucketId, name, upsert) };
+    }
+    if (method === 'GET' || method === 'HEAD') {
+      await bucketOr404(bucketId);
+      validateKey(name);
+      const row = await findAsCaller(needCaller(), bucketId, name);
+      if (!row) throw notFound();
+      await sendObject(req, res, bucketId, row, url);
+      return null;
+    }
+    if (method === 'DELETE') {
+      validateKey(name);
+      const rows = await removeMany(needCaller(), bucketId, { prefixes: [name] });
+      if (rows.length === 0) throw notFound();
+      return { status: 200, body: { message: 'Successfully deleted' } };
+    }
+    throw storageError(404, 'not_found', 'Route not found');
+  }
+
+  return { handle };
+}
