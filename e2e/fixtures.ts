@@ -1,0 +1,87 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { createClient } from '@supabase/supabase-js';
+import { randomUUID } from 'node:crypto';
+import { AUTH_STORAGE_KEY } from '../src/config/auth-storage';
+import type { Tier } from '../src/content/tiers';
+import { e2eEnv } from './env';
+
+/** The service-role client: test set-up only, never the browser. */
+export const admin = createClient(e2eEnv.supabaseUrl, e2eEnv.serviceRoleKey, {
+  auth: { persistSession: false, autoRefreshToken: false },
+});
+
+export function anonClient() {
+  return createClient(e2eEnv.supabaseUrl, e2eEnv.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  });
+}
+
+export type TestUser = { id: string; email: string; password: string; displayName: string | null };
+export type UserOptions = { tier?: Tier; staff?: boolean; displayName?: string };
+
+async function createUser(options: UserOptions): Promise<TestUser> {
+  const email = `e2e-${randomUUID()}@example.com`;
+  const password = `pw-${randomUUID()}`;
+  const { data, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true });
+  if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`);
+  const id = data.user.id;
+  if (options.tier) {
+    const { error: tierError } = await admin.from('user_tiers').insert({ user_id: id, tier: options.tier });
+    if (tierError) throw new Error(`tier grant failed: ${tierError.message}`);
+  }
+  if (options.staff) {
+    const { error: staffError } = await admin.from('staff').insert({ user_id: id });
+    if (staffError) throw new Error(`staff grant failed: ${staffError.message}`);
+  }
+  if (options.displayName) {
+    const { error: profileError } = await admin
+      .from('profiles')
+      .insert({ id, user_id: id, display_name: options.displayName });
+    if (profileError) throw new Error(`profile failed: ${profileError.message}`);
+  }
+  return { id, email, password, displayName: options.displayName ?? null };
+}
+
+/** Puts a real session for `user` into the page's localStorage before any script runs. */
+export async function signInAs(page: Page, user: TestUser) {
+  const { data, error } = await anonClient().auth.signInWithPassword({ email: user.email, password: user.password });
+  if (error || !data.session) throw new Error(`sign in failed: ${error?.message}`);
+  await page.addInitScript(
+    ([key, value]) => {
+      // Once per tab: a later sign-out must not be undone by the next navigation.
+      if (window.sessionStorage.getItem('e2e-session-seeded')) return;
+      window.sessionStorage.setItem('e2e-session-seeded', '1');
+      window.localStorage.setItem(key, value);
+    },
+    [AUTH_STORAGE_KEY, JSON.stringify(data.session)] as const,
+  );
+  return data.session;
+}
+
+/** Zero serious or critical accessibility violations on the page as it stands. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
+}
+
+/**
+ * `makeUser` creates a fresh account (with tier / staff / display name as asked) through the
+ * admin API and deletes it when the test ends, so tests share nothing.
+ */
+export const test = base.extend<{ makeUser: (options?: UserOptions) => Promise<TestUser> }>({
+  makeUser: async ({}, use) => {
+    const made: string[] = [];
+    await use(async (options = {}) => {
+      const user = await createUser(options);
+      made.push(user.id);
+      return user;
+    });
+    for (const id of made) await admin.auth.admin.deleteUser(id);
+  },
+});
+
+export { expect };

@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+import { e2eEnv } from './e2e/env';
+
+/**
+ * End-to-end tests: the built site (vite build + preview) against the local Supabase
+ * stand-in, in Debian's Chromium. Set SUPABASE_URL, SUPABASE_ANON_KEY and
+ * SUPABASE_SERVICE_ROLE_KEY to run the same suite against a `supabase start` stack instead.
+ */
+const chromium =
+  process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+
+const sitePort = Number(process.env.E2E_SITE_PORT ?? 4173);
+const siteUrl = `http://127.0.0.1:${sitePort}`;
+
+const standIn = {
+  command: `node supabase/local/server.mjs --port ${e2eEnv.standInPort} --data supabase/.local-data/e2e --reset`,
+  url: `${e2eEnv.supabaseUrl}/auth/v1/health`,
+  reuseExistingServer: false,
+  timeout: 120_000,
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
+};
+
+const site = {
+  command: `npx vite build --logLevel warn && npx vite preview --port ${sitePort} --strictPort`,
+  url: siteUrl,
+  reuseExistingServer: false,
+  timeout: 180_000,
+  env: { VITE_SUPABASE_URL: e2eEnv.supabaseUrl, VITE_SUPABASE_ANON_KEY: e2eEnv.anonKey },
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
+};
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: siteUrl,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      ...(chromium ? { executablePath: chromium } : {}),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'] } },
+  ],
+  webServer: e2eEnv.usingStandIn ? [standIn, site] : [site],
+});
