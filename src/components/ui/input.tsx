@@ -1,0 +1,21 @@
+import type { InputHTMLAttributes, Ref } from 'react';
+import { cn } from '@/lib/cn';
+
+type InputProps = InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> };
+
+/** Text-like and file inputs in the brand look; read-only inputs are visibly muted. */
+export function Input({ className, type = 'text', ...props }: InputProps) {
+  return (
+    <input
+      type={type}
+      className={cn(
+        'block min-h-11 w-full rounded-lg border border-navy-600/60 bg-white px-3 py-2 text-base text-navy-900 placeholder:text-slate-600',
+        'focus-visible:border-navy-800 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-500',
+        'read-only:bg-navy-50 read-only:text-navy-800 disabled:cursor-not-allowed disabled:opacity-70',
+        'file:mr-3 file:rounded-md file:border-0 file:bg-navy-800 file:px-3 file:py-1.5 file:text-sm file:font-semibold file:text-white',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
