@@ -1,0 +1,15 @@
+import { supabase } from '@/lib/supabase';
+import type { Credentials } from '../lib/credentials-schema';
+
+/**
+ * Creates an account. The confirmation e-mail (when the project requires one) links back
+ * to the site's home page, as the spec says: origin + '/'.
+ */
+export async function signUp({ email, password }: Credentials): Promise<void> {
+  const { error } = await supabase.auth.signUp({
+    email,
+    password,
+    options: { emailRedirectTo: `${window.location.origin}/` },
+  });
+  if (error) throw error;
+}

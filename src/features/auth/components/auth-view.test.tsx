@@ -1,0 +1,174 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { toast } from 'sonner';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import type { Credentials } from '../lib/credentials-schema';
+import { AuthView, type AuthViewProps } from './auth-view';
+
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function setup(props: Partial<AuthViewProps> = {}) {
+  const calls: { signIn: Credentials[]; signUp: Credentials[]; signedIn: number } = { signIn: [], signUp: [], signedIn: 0 };
+  const all: AuthViewProps = {
+    onSignIn: async (credentials) => void calls.signIn.push(credentials),
+    onSignUp: async (credentials) => void calls.signUp.push(credentials),
+    onSignedIn: () => void (calls.signedIn += 1),
+    ...props,
+  };
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/auth',
+        element: (
+          <>
+            <Toaster />
+            <AuthView {...all} />
+          </>
+        ),
+      },
+      { path: '/', element: <p>page:/</p> },
+    ],
+    { initialEntries: ['/auth'] },
+  );
+  render(<RouterProvider router={router} />);
+  return { user: userEvent.setup(), calls };
+}
+
+async function fill(user: ReturnType<typeof userEvent.setup>, email: string, password: string) {
+  await user.type(screen.getByLabelText('Email'), email);
+  await user.type(screen.getByLabelText('Password'), password);
+}
+
+// Sonner replays still-active toasts to a newly mounted Toaster: clear them between tests.
+afterEach(() => {
+  toast.dismiss();
+});
+
+describe('AuthView', () => {
+  it('shows the header, card title, tabs and Back to Home', async () => {
+    const { user } = setup();
+    expect(screen.getByRole('heading', { level: 1, name: 'Yes, You Can!' })).toBeInTheDocument();
+    expect(screen.getByText('Access your exclusive subscriber resources')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Subscriber Access' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Sign In', selected: true })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Sign Up', selected: false })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toBeRequired();
+    expect(screen.getByLabelText('Password')).toBeRequired();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+
+    await user.click(screen.getByRole('link', { name: /Back to Home/ }));
+    expect(await screen.findByText('page:/')).toBeInTheDocument();
+  });
+
+  it('signs in with trimmed credentials, shows the busy label, then welcomes and hands over', async () => {
+    const pending = deferred();
+    const seen: Credentials[] = [];
+    const { user, calls } = setup({
+      onSignIn: (credentials) => {
+        seen.push(credentials);
+        return pending.promise;
+      },
+    });
+    await fill(user, '  writer@example.com ', 'secret1');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+
+    expect(screen.getByRole('button', { name: 'Signing in...' })).toBeDisabled();
+    expect(seen).toEqual([{ email: 'writer@example.com', password: 'secret1' }]);
+    expect(calls.signedIn).toBe(0);
+
+    pending.resolve();
+    expect(await screen.findByText('Welcome back!')).toBeInTheDocument();
+    expect(screen.getByText('Redirecting to your resources...')).toBeInTheDocument();
+    expect(calls.signedIn).toBe(1);
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+  });
+
+  it('shows the provider message when sign-in fails and does not hand over', async () => {
+    const { user, calls } = setup({ onSignIn: () => Promise.reject(new Error('Invalid login credentials')) });
+    await fill(user, 'writer@example.com', 'secret1');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+
+    expect(await screen.findByText('Sign in failed')).toBeInTheDocument();
+    expect(screen.getByText('Invalid login credentials')).toBeInTheDocument();
+    expect(calls.signedIn).toBe(0);
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+  });
+
+  it.each([
+    ['a@b', 'secret1', 'Invalid email address'],
+    ['writer@example.com', '12345', 'Password must be at least 6 characters'],
+    ['writer@example.com', 'x'.repeat(101), 'Password must be less than 100 characters'],
+  ])('rejects %s / %s with a Validation error toast: %s', async (email, password, message) => {
+    const { user, calls } = setup();
+    await user.type(screen.getByLabelText('Email'), email);
+    // user.type is slow for 101 characters; paste is what a person would do anyway.
+    await user.click(screen.getByLabelText('Password'));
+    await user.paste(password);
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+
+    expect(await screen.findByText('Validation error')).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+    expect(calls.signIn).toEqual([]);
+  });
+
+  it('signs up with the hint and minimum length, then says the account was created', async () => {
+    const pending = deferred();
+    const seen: Credentials[] = [];
+    const { user } = setup({
+      onSignUp: (credentials) => {
+        seen.push(credentials);
+        return pending.promise;
+      },
+    });
+    await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    const password = screen.getByLabelText('Password');
+    expect(password).toHaveAttribute('minLength', '6');
+    expect(password).toHaveAccessibleDescription('Must be at least 6 characters');
+
+    await fill(user, 'new@example.com', 'secret1');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(screen.getByRole('button', { name: 'Creating account...' })).toBeDisabled();
+    expect(seen).toEqual([{ email: 'new@example.com', password: 'secret1' }]);
+
+    pending.resolve();
+    expect(await screen.findByText('Account created!')).toBeInTheDocument();
+    expect(screen.getByText('You can now sign in to access your resources.')).toBeInTheDocument();
+    // Back on the Sign In tab with the e-mail kept.
+    expect(screen.getByRole('tab', { name: 'Sign In', selected: true })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('new@example.com');
+  });
+
+  it('shows the provider message when sign-up fails', async () => {
+    const { user } = setup({ onSignUp: () => Promise.reject(new Error('User already registered')) });
+    await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await fill(user, 'taken@example.com', 'secret1');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+
+    expect(await screen.findByText('Sign up failed')).toBeInTheDocument();
+    expect(screen.getByText('User already registered')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create Account' })).toBeEnabled();
+  });
+
+  it('validates the sign-up form with the same schema', async () => {
+    const onSignUp = vi.fn(async () => {});
+    const { user } = setup({ onSignUp });
+    await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await fill(user, 'writer@nowhere', 'secret1');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+
+    const shown = (await screen.findByText('Validation error')).closest('li');
+    expect(shown).not.toBeNull();
+    expect(within(shown as HTMLElement).getByText('Invalid email address')).toBeInTheDocument();
+    expect(onSignUp).not.toHaveBeenCalled();
+  });
+});
