@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
+import { ANON_KEY, SERVICE_ROLE_KEY, signJwt, verifyJwt } from '../keys.mjs';
+import { anonClient, serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
+
+let server: StandIn;
+beforeAll(async () => {
+  server = await startStandIn({ seedSampleFiles: false });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('keys', () => {
+  it('are the well-known demo keys of supabase start', () => {
+    expect(ANON_KEY).toBe(
+      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0',
+    );
+    expect(SERVICE_ROLE_KEY).toBe(
+      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU',
+    );
+  });
+
+  it('refuses tampered, unsigned and expired tokens', () => {
+    const [h, , s] = ANON_KEY.split('.');
+    const forged = `${h}.${Buffer.from(JSON.stringify({ role: 'service_role' })).toString('base64url')}.${s}`;
+    expect(() => verifyJwt(forged)).toThrow(/signature/);
+    const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"role":"service_role"}').toString('base64url')}.`;
+    expect(() => verifyJwt(none)).toThrow();
+    expect(() => verifyJwt(signJwt({ role: 'anon', exp: 1 }))).toThrow(/expired/);
+  });
+});
+
+describe('sign-up', () => {
+  it('auto-confirms and returns a session with GoTrue claims', async () => {
+    const email = uniqueEmail('signup');
+    const client = anonClient(server.url);
+    const { data, error } = await client.auth.signUp({ email, password: 'secret123', options: { data: { plan: 'x' } } });
+    expect(error).toBeNull();
+    expect(data.session?.access_token).toBeTruthy();
+    expect(data.user?.email).toBe(email);
+    expect(data.user?.email_confirmed_at).toBeTruthy();
+    expect(data.user?.user_metadata).toMatchObject({ plan: 'x' });
+    const claims = verifyJwt(data.session!.access_token);
+    expect(claims).toMatchObject({ sub: data.user!.id, role: 'authenticated', aud: 'authenticated', email });
+    expect(claims.exp - claims.iat).toBe(3600);
+    expect(typeof claims.session_id).toBe('string');
+    expect(claims.app_metadata).toMatchObject({ provider: 'email' });
+  });
+
+  it('answers a duplicate e-mail, a weak password and a bad e-mail as GoTrue does', async () => {
+    const client = anonClient(server.url);
+    const dup = await client.auth.signUp({ email: 'ebook@example.com', password: 'secret123' });
+    expect(dup.error).toBeInstanceOf(AuthApiError);
+    expect(dup.error).toMatchObject({ status: 422, code: 'user_already_exists', message: 'User already registered' });
+
+    const weak = await client.auth.signUp({ email: uniqueEmail(), password: '123' });
+    expect(weak.error).toBeInstanceOf(AuthWeakPasswordError);
+    expect(weak.error).toMatchObject({ status: 422, code: 'weak_password', message: 'Password should be at least 6 characters.' });
+
+    const bad = await client.auth.signUp({ email: 'not-an-email', password: 'secret123' });
+    expect(bad.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Unable to validate email address: invalid format' });
+  });
+});
+
+describe('sign-in and sessions', () => {
+  it('signs a seed user in with the seed bcrypt hash, and refuses a wrong password', async () => {
+    const client = anonClient(server.url);
+    const ok = await client.auth.signInWithPassword({ email: 'foundation@example.com', password: 'password123' });
+    expect(ok.error).toBeNull();
+    expect(ok.data.user?.id).toBe('00000000-0000-4000-8000-000000000002');
+    const wrong = await anonClient(server.url).auth.signInWithPassword({ email: 'foundation@example.com', password: 'nope-nope' });
+    expect(wrong.error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
+  });
+
+  it('rotates refresh tokens: the old one is refused once used', async () => {
+    const client = await signedIn(server.url, 'ebook@example.com');
+    const first = (await client.auth.getSession()).data.session!;
+    const refreshed = await client.auth.refreshSession();
+    expect(refreshed.error).toBeNull();
+    expect(refreshed.data.session!.refresh_token).not.toBe(first.refresh_token);
+    const other = anonClient(server.url);
+    const reuse = await other.auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(reuse.error).toMatchObject({ status: 400, code: 'refresh_token_already_used' });
+    const again = await other.auth.refreshSession({ refresh_token: refreshed.data.session!.refresh_token });
+    expect(again.error).toBeNull();
+  });
+
+  it('gets and updates the user, then logs out (session gone server-side)', async () => {
+    const email = uniqueEmail('upd');
+    const client = anonClient(server.url);
+    await client.auth.signUp({ email, password: 'secret123' });
+    const got = await client.auth.getUser();
+    expect(got.data.user?.email).toBe(email);
+    const upd = await client.auth.updateUser({ password: 'secret456', data: { display: 'Me' } });
+    expect(upd.error).toBeNull();
+    expect(upd.data.user?.user_metadata).toMatchObject({ display: 'Me' });
+    const again = await anonClient(server.url).auth.signInWithPassword({ email, password: 'secret456' });
+    expect(again.error).toBeNull();
+    const token = (await client.auth.getSession()).data.session!.access_token;
+    expect((await client.auth.signOut({ scope: 'local' })).error).toBeNull();
+    const after = await anonClient(server.url).auth.getUser(token);
+    expect(after.error?.name).toBe('AuthSessionMissingError');
+  });
+
+  it('honours a short token lifetime (session expiry)', async () => {
+    const short = await startStandIn({ seedSampleFiles: false, jwtExpiry: 1 });
+    try {
+      const client = await signedIn(short.url, 'complete@example.com');
+      const token = (await client.auth.getSession()).data.session!.access_token;
+      const claims = verifyJwt(token);
+      expect(claims.exp - claims.iat).toBe(1);
+      const expired = signJwt({ ...claims, iat: claims.iat - 10, exp: claims.iat - 5 });
+      const res = await fetch(`${short.url}/rest/v1/profiles?select=*`, { headers: { apikey: ANON_KEY, Authorization: `Bearer ${expired}` } });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: 'PGRST301', message: 'JWT expired' });
+      const user = await anonClient(short.url).auth.getUser(expired);
+      expect(user.error).toMatchObject({ status: 403, code: 'bad_jwt' });
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('password recovery', () => {
+  it('mails a link to the local inbox; the link and the code both open a session', async () => {
+    const email = uniqueEmail('recover');
+    const admin = serviceClient(server.url);
+    await admin.auth.admin.createUser({ email, password: 'secret123', email_confirm: true });
+    const client = anonClient(server.url);
+    expect((await client.auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:5173/reset' })).error).toBeNull();
+    const inbox = await (await fetch(`${server.url}/inbox?email=${encodeURIComponent(email)}`)).json();
+    expect(inbox.messages).toHaveLength(1);
+    const mail = inbox.messages[0];
+    expect(mail.subject).toBe('Reset Your Password');
+    const res = await fetch(mail.link, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.get('location')!);
+    expect(location.origin + location.pathname).toBe('http://127.0.0.1:5173/reset');
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    expect(fragment.get('type')).toBe('recovery');
+    const user = await anonClient(server.url).auth.getUser(fragment.get('access_token')!);
+    expect(user.data.user?.email).toBe(email);
+    // The link is single-use.
+    const reused = await fetch(mail.link, { redirect: 'manual' });
+    expect(reused.headers.get('location')).toContain('error_code=otp_expired');
+
+    await client.auth.resetPasswordForEmail(email);
+    const second = (await (await fetch(`${server.url}/inbox?email=${encodeURIComponent(email)}`)).json()).messages[0];
+    const verified = await client.auth.verifyOtp({ email, token: second.otp, type: 'recovery' });
+    expect(verified.error).toBeNull();
+    expect(verified.data.session?.user.email).toBe(email);
+    expect((await client.auth.updateUser({ password: 'brand-new-1' })).error).toBeNull();
+    expect((await anonClient(server.url).auth.signInWithPassword({ email, password: 'brand-new-1' })).error).toBeNull();
+  });
+
+  it('answers an unknown address the same way (no account enumeration)', async () => {
+    expect((await anonClient(server.url).auth.resetPasswordForEmail('nobody@example.com')).error).toBeNull();
+  });
+});
+
+describe('admin API', () => {
+  it('creates, lists and deletes users with the service_role key only', async () => {
+    const admin = serviceClient(server.url);
+    const email = uniqueEmail('admin');
+    const created = await admin.auth.admin.createUser({ email, password: 'secret123', email_confirm: true, user_metadata: { a: 1 } });
+    expect(created.error).toBeNull();
+    const id = created.data.user!.id;
+    expect((await anonClient(server.url).auth.signInWithPassword({ email, password: 'secret123' })).error).toBeNull();
+    const dup = await admin.auth.admin.createUser({ email, password: 'secret123' });
+    expect(dup.error).toMatchObject({ status: 422, code: 'email_exists' });
+    const list = await admin.auth.admin.listUsers({ page: 1, perPage: 1000 });
+    expect(list.data.users.some((u) => u.id === id)).toBe(true);
+
+    const user = await signedIn(server.url, 'staff@example.com');
+    const refused = await (user.auth as unknown as { admin: typeof admin.auth.admin }).admin.listUsers();
+    expect(refused.error).toMatchObject({ status: 403, code: 'not_admin' });
+
+    expect((await admin.auth.admin.deleteUser(id)).error).toBeNull();
+    expect((await anonClient(server.url).auth.signInWithPassword({ email, password: 'secret123' })).error?.status).toBe(400);
+    expect((await admin.auth.admin.deleteUser(id)).error).toMatchObject({ status: 404, code: 'user_not_found' });
+  });
+});

@@ -1,0 +1,54 @@
+// Shared fixtures for the stand-in's tests: a server per test file (random port, in-memory
+// database), real supabase-js clients, and users made through the admin API.
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import { ANON_KEY, DEMO_PASSWORD, SERVICE_ROLE_KEY } from '../keys.mjs';
+import { startServer } from '../server.mjs';
+
+export type StandIn = Awaited<ReturnType<typeof startServer>>;
+
+export async function startStandIn(options: Parameters<typeof startServer>[0] = {}): Promise<StandIn> {
+  return startServer({ port: 0, quiet: true, dataDir: null, ...options });
+}
+
+/** A supabase-js client as the app makes it, minus persistence (tests hold sessions in memory). */
+export function anonClient(url: string): SupabaseClient {
+  return createClient(url, ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    // Node 20 has no global WebSocket; the browser's is used in the app.
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+export function serviceClient(url: string): SupabaseClient {
+  return createClient(url, SERVICE_ROLE_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+/** A client signed in as `email` (password123 unless given). */
+export async function signedIn(url: string, email: string, password = DEMO_PASSWORD): Promise<SupabaseClient> {
+  const client = anonClient(url);
+  const { error } = await client.auth.signInWithPassword({ email, password });
+  if (error) throw error;
+  return client;
+}
+
+let counter = 0;
+/** A unique e-mail per call, so tests never share users. */
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${Date.now()}-${counter}@example.com`;
+}
+
+/** Resolves with the value `pick` returns non-undefined for, or rejects after `ms`. */
+export function waitFor<T>(subscribe: (resolve: (value: T) => void) => void, ms = 10_000, what = 'event'): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
+    subscribe((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
+}
