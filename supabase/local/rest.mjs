@@ -439,9 +439,10 @@ export function createRestService({ db, withClaims, schema }) {
       if (target.length === 0) throw restError(400, 'PGRST100', 'on_conflict is required for a table without a primary key');
       checkColumns(table, target);
       const targetSql = target.map(quoteIdent).join(', ');
-      const updates = names.filter((n) => !target.includes(n));
-      if (resolution === 'ignore-duplicates' || updates.length === 0) statement += ` on conflict (${targetSql}) do nothing`;
-      else statement += ` on conflict (${targetSql}) do update set ${updates.map((n) => `${quoteIdent(n)} = excluded.${quoteIdent(n)}`).join(', ')}`;
+      // Like PostgREST, the update sets every payload column, conflict columns included, so
+      // column-level UPDATE grants apply exactly as on the hosted stack.
+      if (resolution === 'ignore-duplicates' || names.length === 0) statement += ` on conflict (${targetSql}) do nothing`;
+      else statement += ` on conflict (${targetSql}) do update set ${names.map((n) => `${quoteIdent(n)} = excluded.${quoteIdent(n)}`).join(', ')}`;
     }
     return write(req, claims, table, url, statement, params, 201);
   }
