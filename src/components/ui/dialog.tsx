@@ -10,18 +10,18 @@ export const DialogClose = DialogPrimitive.Close;
 export function DialogContent({ className, children, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
   return (
     <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-navy-900/60" />
+      <DialogPrimitive.Overlay className="bg-navy-900/60 fixed inset-0 z-50" />
       <DialogPrimitive.Content
         className={cn(
-          'fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto',
-          'rounded-xl bg-white p-5 text-navy-900 shadow-xl focus:outline-none sm:p-6',
+          'fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto',
+          'text-navy-900 rounded-xl bg-white p-5 shadow-xl focus:outline-none sm:p-6',
           className,
         )}
         {...props}
       >
         {children}
         <DialogPrimitive.Close
-          className="absolute right-3 top-3 inline-flex size-9 items-center justify-center rounded-md text-navy-800 hover:bg-navy-50"
+          className="text-navy-800 hover:bg-navy-50 absolute top-3 right-3 inline-flex size-9 items-center justify-center rounded-md"
           aria-label="Close"
         >
           <span aria-hidden="true" className="text-xl leading-none">
@@ -46,5 +46,5 @@ export function DialogTitle({ className, ...props }: ComponentProps<typeof Dialo
 }
 
 export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
-  return <DialogPrimitive.Description className={cn('text-sm text-navy-800', className)} {...props} />;
+  return <DialogPrimitive.Description className={cn('text-navy-800 text-sm', className)} {...props} />;
 }

@@ -18,7 +18,7 @@ export function DropdownMenuContent({
         sideOffset={sideOffset}
         align={align}
         className={cn(
-          'z-50 min-w-56 max-w-[calc(100vw-1.5rem)] rounded-lg border border-navy-100 bg-white p-1 text-navy-900 shadow-lg',
+          'border-navy-100 text-navy-900 z-50 max-w-[calc(100vw-1.5rem)] min-w-56 rounded-lg border bg-white p-1 shadow-lg',
           className,
         )}
         {...props}
@@ -31,7 +31,7 @@ export function DropdownMenuItem({ className, ...props }: ComponentProps<typeof 
   return (
     <DropdownPrimitive.Item
       className={cn(
-        'flex min-h-10 cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm outline-none',
+        'flex min-h-10 cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm outline-none select-none',
         'data-[highlighted]:bg-navy-50 data-[disabled]:pointer-events-none data-[disabled]:opacity-60',
         className,
       )}
@@ -45,5 +45,5 @@ export function DropdownMenuLabel({ className, ...props }: ComponentProps<typeof
 }
 
 export function DropdownMenuSeparator({ className, ...props }: ComponentProps<typeof DropdownPrimitive.Separator>) {
-  return <DropdownPrimitive.Separator className={cn('my-1 h-px bg-navy-100', className)} {...props} />;
+  return <DropdownPrimitive.Separator className={cn('bg-navy-100 my-1 h-px', className)} {...props} />;
 }

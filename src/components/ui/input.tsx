@@ -9,10 +9,10 @@ export function Input({ className, type = 'text', ...props }: InputProps) {
     <input
       type={type}
       className={cn(
-        'block min-h-11 w-full rounded-lg border border-navy-600/60 bg-white px-3 py-2 text-base text-navy-900 placeholder:text-slate-600',
-        'focus-visible:border-navy-800 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold-500',
+        'border-navy-600/60 text-navy-900 block min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base placeholder:text-slate-600',
+        'focus-visible:border-navy-800 focus-visible:outline-gold-500 focus-visible:outline-2 focus-visible:outline-offset-1',
         'read-only:bg-navy-50 read-only:text-navy-800 disabled:cursor-not-allowed disabled:opacity-70',
-        'file:mr-3 file:rounded-md file:border-0 file:bg-navy-800 file:px-3 file:py-1.5 file:text-sm file:font-semibold file:text-white',
+        'file:bg-navy-800 file:mr-3 file:rounded-md file:border-0 file:px-3 file:py-1.5 file:text-sm file:font-semibold file:text-white',
         className,
       )}
       {...props}

@@ -3,5 +3,5 @@ import { cn } from '@/lib/cn';
 
 /** A plain <label>: every input on the site gets one, so it has an accessible name. */
 export function Label({ className, htmlFor, ...props }: LabelHTMLAttributes<HTMLLabelElement> & { htmlFor: string }) {
-  return <label htmlFor={htmlFor} className={cn('text-sm font-semibold text-navy-900', className)} {...props} />;
+  return <label htmlFor={htmlFor} className={cn('text-navy-900 text-sm font-semibold', className)} {...props} />;
 }

@@ -14,9 +14,9 @@ export function Progress({ value, label, className }: { value: number; label: st
       aria-valuemax={100}
       aria-valuenow={clamped}
       aria-valuetext={`${clamped}%`}
-      className={cn('h-3 w-full overflow-hidden rounded-full bg-navy-100', className)}
+      className={cn('bg-navy-100 h-3 w-full overflow-hidden rounded-full', className)}
     >
-      <div className="h-full rounded-full bg-gold-500 transition-[width]" style={{ width: `${clamped}%` }} />
+      <div className="bg-gold-500 h-full rounded-full transition-[width]" style={{ width: `${clamped}%` }} />
     </div>
   );
 }

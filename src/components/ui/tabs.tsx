@@ -6,15 +6,17 @@ import { cn } from '@/lib/cn';
 export const Tabs = TabsPrimitive.Root;
 
 export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>) {
-  return <TabsPrimitive.List className={cn('grid grid-cols-2 gap-1 rounded-lg bg-navy-50 p-1', className)} {...props} />;
+  return (
+    <TabsPrimitive.List className={cn('bg-navy-50 grid grid-cols-2 gap-1 rounded-lg p-1', className)} {...props} />
+  );
 }
 
 export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsPrimitive.Trigger>) {
   return (
     <TabsPrimitive.Trigger
       className={cn(
-        'min-h-10 rounded-md px-3 py-2 text-sm font-semibold text-navy-800 transition-colors hover:bg-white/70',
-        'data-[state=active]:bg-white data-[state=active]:text-navy-900 data-[state=active]:shadow',
+        'text-navy-800 min-h-10 rounded-md px-3 py-2 text-sm font-semibold transition-colors hover:bg-white/70',
+        'data-[state=active]:text-navy-900 data-[state=active]:bg-white data-[state=active]:shadow',
         className,
       )}
       {...props}

@@ -18,7 +18,11 @@ function deferred() {
 }
 
 function setup(props: Partial<AuthViewProps> = {}) {
-  const calls: { signIn: Credentials[]; signUp: Credentials[]; signedIn: number } = { signIn: [], signUp: [], signedIn: 0 };
+  const calls: { signIn: Credentials[]; signUp: Credentials[]; signedIn: number } = {
+    signIn: [],
+    signUp: [],
+    signedIn: 0,
+  };
   const all: AuthViewProps = {
     onSignIn: async (credentials) => void calls.signIn.push(credentials),
     onSignUp: async (credentials) => void calls.signUp.push(credentials),

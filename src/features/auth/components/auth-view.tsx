@@ -58,15 +58,15 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn }: AuthViewProps) {
   }
 
   return (
-    <main className="flex min-h-screen flex-col items-center bg-gradient-to-b from-navy-900 to-navy-700 px-4 py-10 sm:py-16">
+    <main className="from-navy-900 to-navy-700 flex min-h-screen flex-col items-center bg-gradient-to-b px-4 py-10 sm:py-16">
       <div className="flex w-full max-w-md flex-col gap-6">
         <header className="text-center text-white">
           <h1 className="font-serif text-3xl font-bold sm:text-4xl">{site.productName}</h1>
-          <p className="mt-2 text-navy-50">Access your exclusive subscriber resources</p>
+          <p className="text-navy-50 mt-2">Access your exclusive subscriber resources</p>
         </header>
 
         <section aria-labelledby="auth-card-title" className="rounded-xl bg-white p-5 shadow-xl sm:p-6">
-          <h2 id="auth-card-title" className="mb-4 text-center font-serif text-2xl font-bold text-navy-900">
+          <h2 id="auth-card-title" className="text-navy-900 mb-4 text-center font-serif text-2xl font-bold">
             Subscriber Access
           </h2>
           <Tabs value={tab} onValueChange={(value) => setTab(value === 'sign-up' ? 'sign-up' : 'sign-in')}>
