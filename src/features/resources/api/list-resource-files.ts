@@ -1,0 +1,55 @@
+import { queryOptions, useQueries } from '@tanstack/react-query';
+import { resourceFolder, type ResourceCard } from '@/content/resources';
+import { supabase } from '@/lib/supabase';
+import { downloadableNames, type ResourceFile } from '../lib/resource-files';
+
+/** Signed download links live this long; the list is refetched well before they expire. */
+export const SIGNED_URL_SECONDS = 600;
+const REFRESH_MS = 4 * 60 * 1000;
+
+export const resourceFileKeys = {
+  all: ['resources', 'files'] as const,
+  /** Prefix for one folder: staff invalidate this after an upload. */
+  folder: (folder: string) => ['resources', 'files', folder] as const,
+  /**
+   * One user's view of a folder. The user id is part of the key so signed links cached for
+   * one account are never shown to the next account signing in on the same browser.
+   */
+  forUser: (folder: string, userId: string) => ['resources', 'files', folder, userId] as const,
+};
+
+/**
+ * The files in a card's folder of the private `resources` bucket, each with a short-lived
+ * signed URL that downloads (Content-Disposition: attachment). Storage RLS decides: a
+ * folder above the user's tier lists as empty or fails, whatever the page does.
+ */
+export async function listResourceFiles(folder: string): Promise<ResourceFile[]> {
+  const bucket = supabase.storage.from('resources');
+  const { data, error } = await bucket.list(folder, { limit: 100, sortBy: { column: 'name', order: 'asc' } });
+  if (error) throw error;
+  const names = downloadableNames(data);
+  if (names.length === 0) return [];
+
+  const paths = names.map((name) => `${folder}/${name}`);
+  const signed = await bucket.createSignedUrls(paths, SIGNED_URL_SECONDS, { download: true });
+  if (signed.error) throw signed.error;
+  return names.flatMap((name, index) => {
+    const url = signed.data[index]?.signedUrl;
+    return url ? [{ name, url }] : [];
+  });
+}
+
+export function resourceFilesQueryOptions(folder: string, userId: string) {
+  return queryOptions({
+    queryKey: resourceFileKeys.forUser(folder, userId),
+    queryFn: () => listResourceFiles(folder),
+    // Below the URL lifetime, and refreshed on a timer, so a link on screen never expired.
+    staleTime: REFRESH_MS,
+    refetchInterval: REFRESH_MS,
+  });
+}
+
+/** File lists for the given (unlocked) cards only: locked cards never request their folder. */
+export function useResourceFiles(cards: readonly ResourceCard[], userId: string) {
+  return useQueries({ queries: cards.map((card) => resourceFilesQueryOptions(resourceFolder(card), userId)) });
+}

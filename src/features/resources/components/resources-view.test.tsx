@@ -1,0 +1,173 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { toast } from 'sonner';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import { resourceCards } from '@/content/resources';
+import type { Tier } from '@/content/tiers';
+import type { FilesState } from '../lib/resource-files';
+import { ResourcesView, type ResourcesViewProps } from './resources-view';
+
+afterEach(() => {
+  toast.dismiss();
+});
+
+const ready = (...names: string[]): FilesState => ({
+  status: 'ready',
+  files: names.map((name) => ({ name, url: `https://storage.test/sign/${name}?token=t` })),
+});
+
+function setup(props: Partial<ResourcesViewProps> & { tier: Tier | null }) {
+  const events: string[] = [];
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/resources',
+        element: (
+          <>
+            <Toaster />
+            <ResourcesView
+              files={{}}
+              onSignOut={async () => void events.push('sign-out')}
+              onSignedOut={() => void events.push('signed-out')}
+              {...props}
+            />
+          </>
+        ),
+      },
+      { path: '/bundles', element: <p>page:/bundles</p> },
+    ],
+    { initialEntries: ['/resources'] },
+  );
+  render(<RouterProvider router={router} />);
+  return { user: userEvent.setup(), events };
+}
+
+function card(title: string): HTMLElement {
+  return screen.getByRole('article', { name: title });
+}
+
+describe('ResourcesView', () => {
+  it('shows the header, welcome banner, help footer and all six cards', () => {
+    setup({ tier: 'complete' });
+    expect(screen.getByRole('heading', { level: 1, name: 'Subscriber Resources' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign Out' })).toBeEnabled();
+    expect(screen.getByRole('heading', { name: 'Welcome Back!' })).toBeInTheDocument();
+    expect(screen.getAllByRole('article')).toHaveLength(6);
+    for (const resource of resourceCards) expect(card(resource.title)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'hello@yesyoucanbook.com' })).toHaveAttribute(
+      'href',
+      'mailto:hello@yesyoucanbook.com',
+    );
+  });
+
+  it('without a tier: the notice, Bundle Options, every card locked and Ready for More?', async () => {
+    const { user } = setup({ tier: null });
+    expect(
+      screen.getByText('No active subscription: Purchase here to access additional resources'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/Current Tier:/)).not.toBeInTheDocument();
+    expect(screen.getAllByText('Locked')).toHaveLength(6);
+    expect(screen.getAllByRole('link', { name: 'Upgrade Bundle to Access' })).toHaveLength(6);
+    expect(screen.getByRole('heading', { name: 'Ready for More?' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Compare Bundles' })).toHaveAttribute('href', '/bundles');
+
+    await user.click(screen.getByRole('link', { name: 'Bundle Options' }));
+    expect(await screen.findByText('page:/bundles')).toBeInTheDocument();
+  });
+
+  it('foundation: four unlocked cards (downloads, coming soon, loading), two locked', () => {
+    setup({
+      tier: 'foundation',
+      files: {
+        ebook: ready('yes-you-can.epub', 'yes-you-can.pdf', 'quick-start-guide.pdf'),
+        worksheets: ready(),
+        'scripture-audio': { status: 'loading' },
+        'affirmation-cards': ready('affirmation-cards.pdf'),
+      },
+    });
+    expect(screen.getByText('Current Tier: Foundation Builder')).toBeInTheDocument();
+    expect(screen.queryByText(/No active subscription/)).not.toBeInTheDocument();
+
+    const ebook = within(card('Yes, You Can! eBook'));
+    const links = ebook.getAllByRole('link');
+    expect(links.map((link) => link.textContent)).toEqual([
+      'Download yes-you-can.epub',
+      'Download yes-you-can.pdf',
+      'Download quick-start-guide.pdf',
+    ]);
+    const pdf = ebook.getByRole('link', { name: 'Download yes-you-can.pdf' });
+    expect(pdf).toHaveAttribute('href', 'https://storage.test/sign/yes-you-can.pdf?token=t');
+    expect(pdf).toHaveAttribute('target', '_blank');
+    expect(pdf).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(pdf).toHaveAttribute('download', 'yes-you-can.pdf');
+    expect(ebook.queryByText('Locked')).not.toBeInTheDocument();
+
+    expect(within(card('Worksheets & Checklists')).getByRole('button', { name: 'Coming soon' })).toBeDisabled();
+    expect(within(card('Daily Scripture Audio Library')).getByRole('status')).toHaveTextContent('Loading files...');
+    expect(
+      within(card('Affirmation Cards')).getByRole('link', { name: 'Download affirmation-cards.pdf' }),
+    ).toBeInTheDocument();
+
+    for (const title of ['Video Masterclass & Templates', '90-Day Publishing Roadmap']) {
+      const locked = within(card(title));
+      expect(locked.getByText('Locked')).toBeInTheDocument();
+      expect(locked.getByRole('link', { name: 'Upgrade Bundle to Access' })).toHaveAttribute('href', '/bundles');
+    }
+    expect(card('90-Day Publishing Roadmap')).toHaveClass('grayscale');
+    expect(screen.getByRole('heading', { name: 'Ready for More?' })).toBeInTheDocument();
+  });
+
+  it('ebook tier unlocks only the ebook card', () => {
+    setup({ tier: 'ebook', files: { ebook: ready('yes-you-can.pdf') } });
+    expect(screen.getByText('Current Tier: Ebook Only')).toBeInTheDocument();
+    expect(screen.getAllByText('Locked')).toHaveLength(5);
+  });
+
+  it('complete: everything unlocked, no Ready for More?', () => {
+    const files = Object.fromEntries(resourceCards.map((resource) => [resource.slug, ready()]));
+    setup({ tier: 'complete', files });
+    expect(screen.getByText('Current Tier: Complete Transformation')).toBeInTheDocument();
+    expect(screen.queryByText('Locked')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Coming soon' })).toHaveLength(6);
+    expect(screen.queryByRole('heading', { name: 'Ready for More?' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Compare Bundles' })).not.toBeInTheDocument();
+  });
+
+  it('accelerated still sees Ready for More?', () => {
+    setup({ tier: 'accelerated' });
+    expect(screen.getByText('Current Tier: Accelerated Success')).toBeInTheDocument();
+    expect(screen.getAllByText('Locked')).toHaveLength(1);
+    expect(screen.getByRole('heading', { name: 'Ready for More?' })).toBeInTheDocument();
+  });
+
+  it('shows a per-card error with a working Try again', async () => {
+    let retries = 0;
+    const { user } = setup({
+      tier: 'ebook',
+      files: { ebook: { status: 'error', message: 'Network down', retry: () => void (retries += 1) } },
+    });
+    const alert = within(card('Yes, You Can! eBook')).getByRole('alert');
+    expect(alert).toHaveTextContent('Could not load the files: Network down');
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(retries).toBe(1);
+  });
+
+  it('signs out with the toast, then hands over', async () => {
+    const { user, events } = setup({ tier: 'ebook' });
+    await user.click(screen.getByRole('button', { name: 'Sign Out' }));
+    expect(await screen.findByText('Signed out successfully')).toBeInTheDocument();
+    expect(screen.getByText('Come back anytime to access your resources!')).toBeInTheDocument();
+    expect(events).toEqual(['sign-out', 'signed-out']);
+  });
+
+  it('shows Error signing out and stays when sign-out fails', async () => {
+    const { user, events } = setup({ tier: 'ebook', onSignOut: () => Promise.reject(new Error('Session not found')) });
+    await user.click(screen.getByRole('button', { name: 'Sign Out' }));
+    expect(await screen.findByText('Error signing out')).toBeInTheDocument();
+    expect(screen.getByText('Session not found')).toBeInTheDocument();
+    expect(events).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Sign Out' })).toBeEnabled();
+  });
+});

@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { toast } from 'sonner';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { resourceCards } from '@/content/resources';
+import { site } from '@/content/site';
+import { tierLabel, type Tier } from '@/content/tiers';
+import { errorMessage } from '@/features/auth/lib/error-message';
+import { cardView, showsReadyForMore, type FilesState } from '../lib/resource-files';
+import { ResourceCardView } from './resource-card-view';
+
+export type ResourcesViewProps = {
+  tier: Tier | null;
+  /** File list per card slug; only unlocked cards have one. */
+  files: Partial<Record<string, FilesState>>;
+  /** Resolves when signed out; throws otherwise. */
+  onSignOut: () => Promise<void>;
+  /** Called after the sign-out toast (the container goes home). */
+  onSignedOut: () => void;
+};
+
+/** The /resources page for a signed-in user: plain props, no data fetching. */
+export function ResourcesView({ tier, files, onSignOut, onSignedOut }: ResourcesViewProps) {
+  const [signingOut, setSigningOut] = useState(false);
+
+  async function handleSignOut() {
+    setSigningOut(true);
+    try {
+      await onSignOut();
+      toast.success('Signed out successfully', { description: 'Come back anytime to access your resources!' });
+      onSignedOut();
+    } catch (error) {
+      toast.error('Error signing out', { description: errorMessage(error) });
+      setSigningOut(false);
+    }
+  }
+
+  return (
+    <div className="bg-cream flex min-h-screen flex-col">
+      <header className="bg-navy-900 text-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-4 sm:px-6">
+          <h1 className="font-serif text-2xl font-bold sm:text-3xl">Subscriber Resources</h1>
+          <Button variant="outline" size="sm" onClick={() => void handleSignOut()} disabled={signingOut}>
+            {signingOut ? 'Signing out...' : 'Sign Out'}
+          </Button>
+        </div>
+      </header>
+
+      <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-8 px-4 py-8 sm:px-6">
+        <section aria-labelledby="welcome-heading" className="rounded-xl bg-white p-5 shadow-sm sm:p-6">
+          <h2 id="welcome-heading" className="text-navy-900 font-serif text-2xl font-bold">
+            Welcome Back!
+          </h2>
+          {tier ? (
+            <p className="text-navy-800 mt-2 text-lg">Current Tier: {tierLabel(tier)}</p>
+          ) : (
+            <div className="mt-4 flex flex-col gap-3 rounded-lg border border-yellow-400 bg-yellow-50 p-4 text-yellow-900 sm:flex-row sm:items-center sm:justify-between">
+              <p>No active subscription: Purchase here to access additional resources</p>
+              <Link to={paths.bundles} className={buttonClasses('gold', 'sm', 'shrink-0')}>
+                Bundle Options
+              </Link>
+            </div>
+          )}
+        </section>
+
+        <section aria-labelledby="resources-heading">
+          <h2 id="resources-heading" className="sr-only">
+            Your resources
+          </h2>
+          <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+            {resourceCards.map((card) => {
+              const cardFiles = files[card.slug];
+              return (
+                <li key={card.slug}>
+                  <ResourceCardView card={card} view={cardView(tier, card.tier, cardFiles)} files={cardFiles} />
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+
+        {showsReadyForMore(tier) && (
+          <section
+            aria-labelledby="more-heading"
+            className="bg-navy-800 rounded-xl p-6 text-center text-white shadow-sm sm:p-8"
+          >
+            <h2 id="more-heading" className="font-serif text-2xl font-bold">
+              Ready for More?
+            </h2>
+            <p className="text-navy-50 mx-auto mt-2 max-w-2xl">
+              Go further with coaching, community and the complete publishing roadmap. Every bundle includes what you
+              already have, and more.
+            </p>
+            <Link to={paths.bundles} className={buttonClasses('gold', 'md', 'mt-5')}>
+              Compare Bundles
+            </Link>
+          </section>
+        )}
+      </main>
+
+      <footer className="border-navy-100 border-t bg-white">
+        <p className="text-navy-800 mx-auto max-w-6xl px-4 py-6 text-center text-sm sm:px-6">
+          Need help with your resources? Email us at{' '}
+          <a className="text-navy-900 font-semibold underline" href={`mailto:${site.contactEmail}`}>
+            {site.contactEmail}
+          </a>
+        </p>
+      </footer>
+    </div>
+  );
+}
