@@ -1,0 +1,249 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import { AccountMenuView, type AccountMenuViewProps } from './account-menu-view';
+
+afterEach(() => {
+  toast.dismiss();
+});
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((res) => {
+    resolve = res;
+  });
+  return { promise, resolve };
+}
+
+function setup(props: Partial<AccountMenuViewProps> = {}) {
+  const events: string[] = [];
+  const all: AccountMenuViewProps = {
+    email: 'grace@example.com',
+    displayName: 'Grace Hopper',
+    avatarUrl: null,
+    onUploadAvatar: async (file) => void events.push(`upload:${file.name}`),
+    onSaveDisplayName: async (name) => void events.push(`save:${name}`),
+    onSignOut: async () => void events.push('sign-out'),
+    onSignedOut: () => void events.push('signed-out'),
+    ...props,
+  };
+  render(
+    <>
+      <Toaster />
+      <AccountMenuView {...all} />
+    </>,
+  );
+  return { user: userEvent.setup(), events };
+}
+
+async function openEditProfile(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByRole('button', { name: 'Account menu' }));
+  await user.click(await screen.findByRole('menuitem', { name: 'Edit Profile' }));
+  return screen.findByRole('dialog', { name: 'Edit Profile' });
+}
+
+const image = (name: string, bytes: number, type = 'image/png') => new File([new Uint8Array(bytes)], name, { type });
+
+describe('AccountMenuView', () => {
+  it('shows initials on the trigger and the name and e-mail in the menu', async () => {
+    const { user } = setup();
+    const trigger = screen.getByRole('button', { name: 'Account menu' });
+    expect(trigger).toHaveTextContent('GH');
+
+    await user.click(trigger);
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('Grace Hopper')).toBeInTheDocument();
+    expect(within(menu).getByText('grace@example.com')).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Edit Profile' })).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Sign Out' })).toBeInTheDocument();
+  });
+
+  it('says No name set and uses the e-mail initial without a display name', async () => {
+    const { user } = setup({ displayName: null });
+    expect(screen.getByRole('button', { name: 'Account menu' })).toHaveTextContent('G');
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    expect(within(await screen.findByRole('menu')).getByText('No name set')).toBeInTheDocument();
+  });
+
+  it('shows the avatar image when there is one', () => {
+    setup({ avatarUrl: 'https://cdn.test/u1/avatar.png?v=1' });
+    expect(screen.getByRole('img', { name: 'Profile picture of Grace Hopper' })).toHaveAttribute(
+      'src',
+      'https://cdn.test/u1/avatar.png?v=1',
+    );
+  });
+
+  it('can be used with the keyboard', async () => {
+    const { user } = setup();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Account menu' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('menu')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Account menu' })).toHaveFocus();
+  });
+
+  it('signs out and hands over', async () => {
+    const { user, events } = setup();
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Sign Out' }));
+    await waitFor(() => expect(events).toEqual(['sign-out', 'signed-out']));
+  });
+
+  it('shows Error signing out when sign-out fails', async () => {
+    const { user, events } = setup({ onSignOut: () => Promise.reject(new Error('Network error')) });
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Sign Out' }));
+    expect(await screen.findByText('Error signing out')).toBeInTheDocument();
+    expect(screen.getByText('Network error')).toBeInTheDocument();
+    expect(events).toEqual([]);
+  });
+});
+
+describe('Edit Profile dialog', () => {
+  it('opens with the current name and a read-only e-mail; Cancel closes and returns focus', async () => {
+    const { user, events } = setup();
+    const dialog = await openEditProfile(user);
+    expect(within(dialog).getByLabelText('Display Name')).toHaveValue('Grace Hopper');
+    const email = within(dialog).getByLabelText('Email');
+    expect(email).toHaveValue('grace@example.com');
+    expect(email).toHaveAttribute('readonly');
+    expect(within(dialog).getByLabelText('Profile picture')).toHaveAttribute('accept', 'image/*');
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+
+    await user.type(within(dialog).getByLabelText('Display Name'), ' Jr');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(events).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Account menu' })).toHaveFocus();
+    expect(document.body.style.pointerEvents).not.toBe('none');
+
+    // Reopened, it starts from the saved name again.
+    const again = await openEditProfile(user);
+    expect(within(again).getByLabelText('Display Name')).toHaveValue('Grace Hopper');
+  });
+
+  it('keeps focus inside while open (focus trap) and closes on Escape', async () => {
+    const { user } = setup();
+    const dialog = await openEditProfile(user);
+    for (let i = 0; i < 8; i += 1) {
+      await user.tab();
+      expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    }
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('saves the trimmed name with the busy label, toasts and closes', async () => {
+    const pending = deferred();
+    const saved: Array<string | null> = [];
+    const { user } = setup({
+      onSaveDisplayName: (name) => {
+        saved.push(name);
+        return pending.promise;
+      },
+    });
+    const dialog = await openEditProfile(user);
+    const field = within(dialog).getByLabelText('Display Name');
+    await user.clear(field);
+    await user.type(field, '  Ada Lovelace ');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+
+    expect(within(dialog).getByRole('button', { name: 'Saving...' })).toBeDisabled();
+    expect(saved).toEqual(['Ada Lovelace']);
+    pending.resolve();
+    expect(await screen.findByText('Profile updated')).toBeInTheDocument();
+    expect(screen.getByText('Your profile has been updated successfully')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('saves an emptied name as null', async () => {
+    const { user, events } = setup();
+    const dialog = await openEditProfile(user);
+    await user.clear(within(dialog).getByLabelText('Display Name'));
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(events).toEqual(['save:null']));
+  });
+
+  it('stays open with Error updating profile when saving fails', async () => {
+    const { user } = setup({ onSaveDisplayName: () => Promise.reject(new Error('permission denied')) });
+    const dialog = await openEditProfile(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Error updating profile')).toBeInTheDocument();
+    expect(screen.getByText('permission denied')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Edit Profile' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Save Changes' })).toBeEnabled();
+  });
+
+  it('refuses a file over 2MB', async () => {
+    const { user, events } = setup();
+    const dialog = await openEditProfile(user);
+    await user.upload(within(dialog).getByLabelText('Profile picture'), image('big.png', 2 * 1024 * 1024 + 1));
+    expect(await screen.findByText('File too large')).toBeInTheDocument();
+    expect(screen.getByText('Please upload an image smaller than 2MB')).toBeInTheDocument();
+    expect(events).toEqual([]);
+  });
+
+  it('refuses a file that is not an image', async () => {
+    // applyAccept off: a person can pick "All files" in the browser's chooser.
+    const user = userEvent.setup({ applyAccept: false });
+    const events: string[] = [];
+    render(
+      <>
+        <Toaster />
+        <AccountMenuView
+          email="grace@example.com"
+          displayName={null}
+          avatarUrl={null}
+          onUploadAvatar={async (file) => void events.push(file.name)}
+          onSaveDisplayName={async () => {}}
+          onSignOut={async () => {}}
+          onSignedOut={() => {}}
+        />
+      </>,
+    );
+    const dialog = await openEditProfile(user);
+    await user.upload(within(dialog).getByLabelText('Profile picture'), image('notes.pdf', 100, 'application/pdf'));
+    expect(await screen.findByText('Invalid file type')).toBeInTheDocument();
+    expect(screen.getByText('Please upload an image file')).toBeInTheDocument();
+    expect(events).toEqual([]);
+  });
+
+  it('uploads an image showing Uploading..., then Avatar updated', async () => {
+    const pending = deferred();
+    const uploaded: string[] = [];
+    const { user } = setup({
+      onUploadAvatar: (file) => {
+        uploaded.push(file.name);
+        return pending.promise;
+      },
+    });
+    const dialog = await openEditProfile(user);
+    const input = within(dialog).getByLabelText('Profile picture');
+    await user.upload(input, image('me.png', 1024));
+
+    expect(within(dialog).getByText('Uploading...')).toBeInTheDocument();
+    expect(input).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+    expect(uploaded).toEqual(['me.png']);
+
+    pending.resolve();
+    expect(await screen.findByText('Avatar updated')).toBeInTheDocument();
+    expect(screen.getByText('Your profile picture has been updated successfully')).toBeInTheDocument();
+    expect(input).toBeEnabled();
+    expect(within(dialog).queryByText('Uploading...')).not.toBeInTheDocument();
+  });
+
+  it('shows Error uploading avatar with the message when the upload fails', async () => {
+    const { user } = setup({
+      onUploadAvatar: () => Promise.reject(new Error('The object exceeded the maximum allowed size')),
+    });
+    const dialog = await openEditProfile(user);
+    await user.upload(within(dialog).getByLabelText('Profile picture'), image('me.png', 1024));
+    expect(await screen.findByText('Error uploading avatar')).toBeInTheDocument();
+    expect(screen.getByText('The object exceeded the maximum allowed size')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,37 @@
+import { useState } from 'react';
+import { cn } from '@/lib/cn';
+
+/**
+ * The user's picture, or their initials when there is none or it fails to load.
+ * Decorative by default: the control around it carries the accessible name.
+ */
+export function Avatar({
+  url,
+  initials,
+  alt = '',
+  className,
+}: {
+  url: string | null;
+  initials: string;
+  alt?: string;
+  className?: string;
+}) {
+  // Remember which URL failed, so a new URL (after an upload) is tried again.
+  const [failedUrl, setFailedUrl] = useState<string | null>(null);
+  const showImage = url !== null && url !== failedUrl;
+
+  return (
+    <span
+      className={cn(
+        'bg-navy-800 inline-flex size-10 shrink-0 items-center justify-center overflow-hidden rounded-full font-semibold text-white',
+        className,
+      )}
+    >
+      {showImage ? (
+        <img src={url} alt={alt} className="size-full object-cover" onError={() => setFailedUrl(url)} />
+      ) : (
+        <span aria-hidden={alt === '' ? true : undefined}>{initials}</span>
+      )}
+    </span>
+  );
+}
