@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bundleCheckoutUrl,
   bundles,
   formatFeatureValue,
   formatOriginalPrice,
@@ -9,6 +8,7 @@ import {
   type Bundle,
   type BundleId,
 } from './bundles';
+import { site } from './site';
 import { tierLabel } from './tiers';
 
 function bundle(id: BundleId): Bundle {
@@ -105,8 +105,11 @@ describe('bundles (spec section 9)', () => {
   });
 
   it('sends every bundle to its own https checkout page', () => {
-    const urls = bundles.map(bundleCheckoutUrl);
-    for (const url of urls) expect(new URL(url).protocol).toBe('https:');
+    const urls = bundles.map((b) => b.purchaseUrl);
+    for (const url of urls) {
+      expect(new URL(url).protocol).toBe('https:');
+      expect(url.startsWith(`${site.urls.checkout}/`)).toBe(true);
+    }
     expect(new Set(urls).size).toBe(bundles.length);
   });
 

@@ -35,9 +35,11 @@ export type Bundle = {
   featured: boolean;
   /** Path on the hosted checkout (`site.urls.checkout`). */
   checkoutPath: string;
+  /** Derived: `site.urls.checkout` + `checkoutPath`, so the checkout host is written once. */
+  purchaseUrl: string;
 };
 
-export const bundles: readonly Bundle[] = [
+const bundleData: ReadonlyArray<Omit<Bundle, 'purchaseUrl'>> = [
   {
     id: 'foundation',
     name: 'Foundation Builder',
@@ -161,9 +163,10 @@ export const bundles: readonly Bundle[] = [
   },
 ];
 
-export function bundleCheckoutUrl(bundle: Pick<Bundle, 'checkoutPath'>): string {
-  return `${site.urls.checkout}${bundle.checkoutPath}`;
-}
+export const bundles: readonly Bundle[] = bundleData.map((bundle) => ({
+  ...bundle,
+  purchaseUrl: `${site.urls.checkout}${bundle.checkoutPath}`,
+}));
 
 /** "$197", or "$4,500+" when the spec gives a floor. */
 export function formatOriginalPrice(bundle: Pick<Bundle, 'originalPrice' | 'originalPriceIsFloor'>): string {

@@ -13,8 +13,6 @@ export const landing = {
   },
   hero: {
     eyebrow: 'For first-time Christian writers',
-    /** The page's one h1; the product name is prefixed by the component. */
-    headline: `Overcome Fear and Finish Your Book in ${daysToFinish} Days`,
     intro:
       'You have carried this book in your heart for years. God did not give you that story to leave it in a drawer. This practical, faith-filled guide walks you from fear to finished manuscript, one encouraging day at a time.',
     benefits: [`Finish Your Book in ${daysToFinish} Days`, 'Silence Your Inner Critic', 'Overcome Perfectionism'],
@@ -33,7 +31,8 @@ export const landing = {
   },
   problem: {
     heading: 'Does This Sound Familiar?',
-    intro: 'Almost every first-time writer we coach has said at least one of these out loud. You are not alone, and you are not disqualified.',
+    intro:
+      'Almost every first-time writer we coach has said at least one of these out loud. You are not alone, and you are not disqualified.',
     fears: [
       '“Who am I to write a book? I’m not a real writer.”',
       '“What if people read it and think it’s not good enough?”',
@@ -49,7 +48,8 @@ export const landing = {
       'The regret of the book you never finished weighs more than the work of finishing it.',
     ],
     solutionHeading: 'What You Get Inside Yes, You Can!',
-    solutionIntro: 'A clear, gentle, proven path for finishing what you started, with scripture and encouragement on every page.',
+    solutionIntro:
+      'A clear, gentle, proven path for finishing what you started, with scripture and encouragement on every page.',
     gets: [
       {
         title: `A ${daysToFinish}-day writing plan`,
@@ -76,11 +76,26 @@ export const landing = {
     breakthroughHeading: 'Living your breakthrough',
     /** Each fear sits beside the breakthrough that answers it. */
     pairs: [
-      { fear: 'Waiting to feel ready before you write', breakthrough: 'Writing today, ready or not, and growing as you go' },
-      { fear: 'Rewriting chapter one again and again', breakthrough: 'Finishing a full first draft, then making it shine' },
-      { fear: 'Letting the inner critic have the last word', breakthrough: 'Answering doubt with truth and keeping your pen moving' },
-      { fear: 'Writing alone, in secret, when you find the time', breakthrough: `A daily rhythm you can keep for ${daysToFinish} days` },
-      { fear: 'A story that stays in your heart', breakthrough: 'A finished book in your hands, ready to bless readers' },
+      {
+        fear: 'Waiting to feel ready before you write',
+        breakthrough: 'Writing today, ready or not, and growing as you go',
+      },
+      {
+        fear: 'Rewriting chapter one again and again',
+        breakthrough: 'Finishing a full first draft, then making it shine',
+      },
+      {
+        fear: 'Letting the inner critic have the last word',
+        breakthrough: 'Answering doubt with truth and keeping your pen moving',
+      },
+      {
+        fear: 'Writing alone, in secret, when you find the time',
+        breakthrough: `A daily rhythm you can keep for ${daysToFinish} days`,
+      },
+      {
+        fear: 'A story that stays in your heart',
+        breakthrough: 'A finished book in your hands, ready to bless readers',
+      },
     ],
     cta: 'Breakthrough Starts Here',
   },
