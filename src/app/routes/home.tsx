@@ -1,0 +1,22 @@
+import { ClosingCta } from '@/features/landing/components/closing-cta';
+import { FearBreakthrough } from '@/features/landing/components/fear-breakthrough';
+import { Hero } from '@/features/landing/components/hero';
+import { LandingHeader } from '@/features/landing/components/landing-header';
+import { ProblemSolution } from '@/features/landing/components/problem-solution';
+import { SiteFooter } from '@/features/landing/components/site-footer';
+
+/** The landing page: bundled eagerly, so it imports nothing heavier than the purchase links. */
+export function Component() {
+  return (
+    <>
+      <LandingHeader />
+      <main>
+        <Hero />
+        <ProblemSolution />
+        <FearBreakthrough />
+        <ClosingCta />
+      </main>
+      <SiteFooter />
+    </>
+  );
+}

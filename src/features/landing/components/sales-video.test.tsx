@@ -1,0 +1,32 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { site } from '@/content/site';
+import { SalesVideo } from './sales-video';
+
+describe('SalesVideo facade', () => {
+  it('shows a labelled play button and no iframe until clicked', () => {
+    const { container } = render(<SalesVideo />);
+    expect(screen.getByRole('button', { name: 'Play video: Why your book still matters' })).toBeInTheDocument();
+    expect(container.querySelector('iframe')).toBeNull();
+  });
+
+  it('inserts the titled video iframe after the click, autoplaying and focused', async () => {
+    render(<SalesVideo />);
+    await userEvent.click(screen.getByRole('button', { name: /^Play video/ }));
+
+    const frame = screen.getByTitle('Yes, You Can! sales video');
+    expect(frame.tagName).toBe('IFRAME');
+    expect(frame.getAttribute('src')).toBe(`${site.urls.salesVideoEmbed}?autoplay=1&rel=0`);
+    expect(frame).toHaveFocus();
+    expect(screen.queryByRole('button', { name: /^Play video/ })).toBeNull();
+  });
+
+  it('also plays from the keyboard', async () => {
+    render(<SalesVideo />);
+    await userEvent.tab();
+    expect(screen.getByRole('button', { name: /^Play video/ })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByTitle('Yes, You Can! sales video')).toBeInTheDocument();
+  });
+});

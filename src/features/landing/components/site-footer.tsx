@@ -1,0 +1,65 @@
+import { Link } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { landing } from '@/content/landing';
+import { site } from '@/content/site';
+import { NewTabLink } from '@/features/purchase/components/new-tab-link';
+
+const { tagline, quickLinks, specialOffers, shop, bundles, resources, contact } = landing.footer;
+
+const linkClass = 'underline-offset-4 hover:text-gold-300 hover:underline';
+
+export function SiteFooter() {
+  // Computed at render, not at module load: a prerendered page must not freeze the year
+  // into a module constant, and tests can pin the clock.
+  const year = new Date().getFullYear();
+
+  return (
+    <footer className="bg-navy-900 text-cream">
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:px-6 md:grid-cols-3">
+        <div>
+          <p className="text-gold-300 font-serif text-2xl font-bold">{site.productName}</p>
+          <p className="text-navy-50 mt-2">{tagline}</p>
+        </div>
+        <nav aria-labelledby="footer-links-heading">
+          <h2 id="footer-links-heading" className="text-gold-300 font-semibold tracking-wide uppercase">
+            {quickLinks}
+          </h2>
+          <ul className="mt-3 space-y-2">
+            <li>
+              <NewTabLink href={site.urls.storefront} className={linkClass}>
+                {specialOffers}
+              </NewTabLink>
+            </li>
+            <li>
+              <NewTabLink href={site.urls.storefront} className={linkClass}>
+                {shop}
+              </NewTabLink>
+            </li>
+            <li>
+              <Link to={paths.bundles} className={linkClass}>
+                {bundles}
+              </Link>
+            </li>
+            <li>
+              <Link to={paths.resources} className={linkClass}>
+                {resources}
+              </Link>
+            </li>
+          </ul>
+        </nav>
+        <p className="text-navy-50">
+          {contact}{' '}
+          <a
+            href={`mailto:${site.contactEmail}`}
+            className={`${linkClass} text-cream font-semibold break-all underline`}
+          >
+            {site.contactEmail}
+          </a>
+        </p>
+      </div>
+      <p className="border-navy-700 text-navy-100 border-t px-4 py-4 text-center text-sm">
+        © {year} {site.productName} All rights reserved.
+      </p>
+    </footer>
+  );
+}
