@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { buttonClasses } from '@/components/ui/button';
+import { paths } from '@/config/paths';
+import { cn } from '@/lib/cn';
+
+type ShowcaseCardProps = {
+  id: string;
+  title: string;
+  subtitle: string;
+  price: string;
+  /** "was" price, struck through; omitted for the ebook the visitor already bought. */
+  originalPrice?: string;
+  note?: string;
+  action: string;
+  highlight?: boolean;
+  media?: ReactNode;
+};
+
+/** One card of the post-purchase showcase. Every card leads to /bundles (spec section 2). */
+export function ShowcaseCard({
+  id,
+  title,
+  subtitle,
+  price,
+  originalPrice,
+  note,
+  action,
+  highlight,
+  media,
+}: ShowcaseCardProps) {
+  const headingId = `showcase-${id}`;
+  return (
+    <article
+      aria-labelledby={headingId}
+      className={cn(
+        'flex flex-col rounded-2xl bg-white p-5 shadow-md',
+        highlight ? 'ring-gold-500 ring-4' : 'ring-navy-100 ring-1',
+      )}
+    >
+      {media}
+      <h2 id={headingId} className="font-serif text-xl font-bold">
+        {title}
+      </h2>
+      <p className="text-navy-800 mt-1 flex-1">{subtitle}</p>
+      <p className="mt-4 flex flex-wrap items-baseline gap-x-2">
+        <span className="text-3xl font-bold">
+          <span className="sr-only">Price: </span>
+          {price}
+        </span>
+        {originalPrice && (
+          <del className="text-navy-600">
+            <span className="sr-only">Regular price: </span>
+            {originalPrice}
+          </del>
+        )}
+      </p>
+      {note && <p className="text-navy-700 mt-1 text-sm font-semibold">{note}</p>}
+      <Link to={paths.bundles} className={buttonClasses(highlight ? 'gold' : 'primary', 'md', 'mt-5 w-full')}>
+        {action}
+      </Link>
+    </article>
+  );
+}
