@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANON_KEY, signJwt } from '../keys.mjs';
-import { startStandIn, type StandIn } from './helpers';
+import { ANON_KEY, signJwt, verifyJwt } from '../keys.mjs';
+import { anonClient, signedIn, startStandIn, type StandIn } from './helpers';
 
+// This file's server issues 1-second access tokens (the e2e session-expiry setting), which
+// nothing else here depends on; sharing it saves starting another database.
 let server: StandIn;
 beforeAll(async () => {
-  server = await startStandIn({ seedSampleFiles: false });
+  server = await startStandIn({ seedSampleFiles: false, jwtExpiry: 1 });
 });
 afterAll(async () => {
   await server?.close();
@@ -81,5 +83,23 @@ describe('bad input gets a clear 4xx and the server stays up', () => {
     expect(res.headers.get('access-control-allow-headers')).toContain('prefer');
     const get = await fetch(`${server.url}/rest/v1/rpc/is_staff`, { method: 'POST', headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' }, body: '{}' });
     expect(get.headers.get('access-control-expose-headers')).toContain('Content-Range');
+  });
+});
+
+describe('session expiry', () => {
+  it('issues tokens with the configured lifetime; an expired one is refused by REST and Auth', async () => {
+    const client = await signedIn(server.url, 'complete@example.com');
+    const token = (await client.auth.getSession()).data.session!.access_token;
+    const claims = verifyJwt(token);
+    expect(claims.exp - claims.iat).toBe(1);
+    const expired = signJwt({ ...claims, iat: claims.iat - 10, exp: claims.iat - 5 });
+    const res = await fetch(`${server.url}/rest/v1/profiles?select=*`, { headers: { apikey: ANON_KEY, Authorization: `Bearer ${expired}` } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 'PGRST301', message: 'JWT expired' });
+    const user = await anonClient(server.url).auth.getUser(expired);
+    expect(user.error).toMatchObject({ status: 403, code: 'bad_jwt' });
+    // The refresh token still renews the session, as on the hosted stack.
+    const renewed = await client.auth.refreshSession();
+    expect(renewed.error).toBeNull();
   });
 });
