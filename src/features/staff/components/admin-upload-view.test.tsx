@@ -1,0 +1,162 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { toast } from 'sonner';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import type { ResourceCard } from '@/content/resources';
+import { StaffOnlyView, UploadResourcesView } from './admin-upload-view';
+
+afterEach(() => {
+  toast.dismiss();
+});
+
+function renderAt(element: ReactElement) {
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/admin-upload',
+        element: (
+          <>
+            <Toaster />
+            {element}
+          </>
+        ),
+      },
+      { path: '/auth', element: <p>page:/auth</p> },
+    ],
+    { initialEntries: ['/admin-upload'] },
+  );
+  render(<RouterProvider router={router} />);
+  return { router };
+}
+
+/** An upload the test drives by hand: report progress, then finish or fail. */
+function controlledUpload() {
+  const calls: Array<{ card: ResourceCard; file: File }> = [];
+  let progress: (fraction: number) => void = () => {};
+  let finish: () => void = () => {};
+  let fail: (error: Error) => void = () => {};
+  const onUpload = (card: ResourceCard, file: File, onProgress: (fraction: number) => void) => {
+    calls.push({ card, file });
+    progress = onProgress;
+    return new Promise<void>((resolve, reject) => {
+      finish = resolve;
+      fail = reject;
+    });
+  };
+  return {
+    calls,
+    onUpload,
+    progress: (fraction: number) => progress(fraction),
+    finish: () => finish(),
+    fail: (error: Error) => fail(error),
+  };
+}
+
+const pdf = () => new File(['%PDF-1.7'], 'workbook.pdf', { type: 'application/pdf' });
+
+describe('StaffOnlyView', () => {
+  it('explains the page to a visitor and offers Sign In back to this page', async () => {
+    const { router } = renderAt(<StaffOnlyView signedIn={false} />);
+    expect(screen.getByRole('heading', { name: 'Staff only' })).toBeInTheDocument();
+    expect(screen.getByText(/Uploading resources is for Yes, You Can! programme staff/)).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Sign In' }));
+    expect(await screen.findByText('page:/auth')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?next=/admin-upload');
+  });
+
+  it('tells a signed-in member they have no staff access, without a Sign In link', () => {
+    renderAt(<StaffOnlyView signedIn />);
+    expect(screen.getByRole('heading', { name: 'Staff only' })).toBeInTheDocument();
+    expect(screen.getByText(/Your account does not have staff access/)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sign In' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Upload' })).not.toBeInTheDocument();
+  });
+});
+
+describe('UploadResourcesView', () => {
+  it('lists the six cards and follows the chosen card in accept and formats', async () => {
+    const user = userEvent.setup();
+    renderAt(<UploadResourcesView onUpload={controlledUpload().onUpload} />);
+    expect(screen.getByRole('heading', { name: 'Upload Resources' })).toBeInTheDocument();
+    const select = screen.getByLabelText('Resource');
+    expect(within(select).getAllByRole('option')).toHaveLength(6);
+    expect(screen.getByLabelText('File')).toHaveAttribute('accept', '.pdf,.epub,.mobi');
+    expect(screen.getByText('Supported formats: PDF, EPUB, MOBI')).toBeInTheDocument();
+
+    await user.selectOptions(select, 'Daily Scripture Audio Library (Foundation Builder)');
+    expect(screen.getByLabelText('File')).toHaveAttribute('accept', '.mp3,.pdf');
+    expect(screen.getByText(/^Supported formats: .*MP3/)).toBeInTheDocument();
+  });
+
+  it('says a file must be chosen', async () => {
+    const upload = controlledUpload();
+    const user = userEvent.setup();
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} />);
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByText('Upload failed')).toBeInTheDocument();
+    expect(screen.getByText('You must select a file to upload.')).toBeInTheDocument();
+    expect(upload.calls).toEqual([]);
+  });
+
+  it('refuses a format the card does not take', async () => {
+    const upload = controlledUpload();
+    const user = userEvent.setup({ applyAccept: false });
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} />);
+    await user.upload(screen.getByLabelText('File'), new File(['x'], 'song.mp3', { type: 'audio/mpeg' }));
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByText('This resource takes PDF, EPUB, MOBI files only.')).toBeInTheDocument();
+    expect(upload.calls).toEqual([]);
+  });
+
+  it('shows progress while uploading, then Success! and a cleared chooser', async () => {
+    const upload = controlledUpload();
+    const user = userEvent.setup();
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} />);
+    // user-event matches option innerHTML (&amp;), so pick by value.
+    await user.selectOptions(screen.getByLabelText('Resource'), 'worksheets');
+    const input = screen.getByLabelText('File') as HTMLInputElement;
+    await user.upload(input, pdf());
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+
+    expect(upload.calls.map(({ card, file }) => [card.slug, file.name])).toEqual([['worksheets', 'workbook.pdf']]);
+    expect(screen.getByRole('button', { name: 'Uploading...' })).toBeDisabled();
+    expect(input).toBeDisabled();
+    expect(screen.getByLabelText('Resource')).toBeDisabled();
+    expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '0');
+
+    upload.progress(0.42);
+    expect(await screen.findByText('Uploading... 42%')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '42');
+
+    upload.finish();
+    expect(await screen.findByText('Success!')).toBeInTheDocument();
+    expect(screen.getByText('workbook.pdf has been uploaded successfully.')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(input).toBeEnabled();
+    expect(input.files).toHaveLength(0);
+    expect(input.value).toBe('');
+    expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled();
+
+    // Cleared for real: uploading again asks for a file.
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByText('You must select a file to upload.')).toBeInTheDocument();
+  });
+
+  it('shows Upload failed with the message and keeps the file', async () => {
+    const upload = controlledUpload();
+    const user = userEvent.setup();
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} />);
+    const input = screen.getByLabelText('File') as HTMLInputElement;
+    await user.upload(input, pdf());
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    upload.fail(new Error('new row violates row-level security policy'));
+
+    expect(await screen.findByText('Upload failed')).toBeInTheDocument();
+    expect(screen.getByText('new row violates row-level security policy')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled();
+    expect(input.files?.[0]?.name).toBe('workbook.pdf');
+  });
+});

@@ -1,0 +1,159 @@
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { toast } from 'sonner';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Progress } from '@/components/ui/progress';
+import { paths } from '@/config/paths';
+import { resourceCards, type ResourceCard } from '@/content/resources';
+import { site } from '@/content/site';
+import { tierLabel } from '@/content/tiers';
+import { errorMessage } from '@/features/auth/lib/error-message';
+import { acceptAttribute, checkUploadFile, supportedFormatsText } from '../lib/upload-rules';
+
+function PageShell({ children }: { children: ReactNode }) {
+  return (
+    <main className="mx-auto flex min-h-screen w-full max-w-2xl flex-col justify-center gap-6 px-4 py-10 sm:px-6">
+      {children}
+    </main>
+  );
+}
+
+/** What everyone but staff sees: who the page is for, and a way on. */
+export function StaffOnlyView({ signedIn }: { signedIn: boolean }) {
+  return (
+    <PageShell>
+      <section aria-labelledby="staff-only-title" className="rounded-xl bg-white p-6 shadow-sm sm:p-8">
+        <h1 id="staff-only-title" className="text-navy-900 font-serif text-3xl font-bold">
+          Staff only
+        </h1>
+        <p className="text-navy-800 mt-3">
+          Uploading resources is for {site.productName} programme staff. Subscribers find their downloads on the
+          Subscriber Resources page.
+        </p>
+        <p className="text-navy-800 mt-2">
+          {signedIn
+            ? `Your account does not have staff access. If you think it should, contact ${site.contactEmail}.`
+            : 'If you are on the team, sign in with your staff account.'}
+        </p>
+        <div className="mt-6 flex flex-wrap gap-3">
+          {!signedIn && (
+            <Link to={`${paths.auth}?next=${paths.adminUpload}`} className={buttonClasses('gold')}>
+              Sign In
+            </Link>
+          )}
+          {signedIn && (
+            <Link to={paths.resources} className={buttonClasses('primary')}>
+              Subscriber Resources
+            </Link>
+          )}
+          <Link to={paths.home} className={buttonClasses('outline')}>
+            Back to Home
+          </Link>
+        </div>
+      </section>
+    </PageShell>
+  );
+}
+
+export type UploadResourcesViewProps = {
+  /** Uploads the file for the card, reporting progress 0..1; throws on failure. */
+  onUpload: (card: ResourceCard, file: File, onProgress: (fraction: number) => void) => Promise<void>;
+};
+
+/** The staff upload form: card, file, progress, and the spec's toasts. */
+export function UploadResourcesView({ onUpload }: UploadResourcesViewProps) {
+  const id = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [slug, setSlug] = useState(resourceCards[0]?.slug ?? '');
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const card = resourceCards.find((candidate) => candidate.slug === slug) ?? resourceCards[0];
+  const uploading = progress !== null;
+
+  if (!card) return null;
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!card || uploading) return;
+    const problem = checkUploadFile(card, file);
+    if (problem || !file) {
+      toast.error('Upload failed', { description: problem ?? 'You must select a file to upload.' });
+      return;
+    }
+    setProgress(0);
+    try {
+      await onUpload(card, file, (fraction) => setProgress(Math.round(fraction * 100)));
+      toast.success('Success!', { description: `${file.name} has been uploaded successfully.` });
+      setFile(null);
+      if (fileInput.current) fileInput.current.value = '';
+    } catch (error) {
+      toast.error('Upload failed', { description: errorMessage(error) });
+    } finally {
+      setProgress(null);
+    }
+  }
+
+  return (
+    <PageShell>
+      <section aria-labelledby="upload-title" className="rounded-xl bg-white p-6 shadow-sm sm:p-8">
+        <h1 id="upload-title" className="text-navy-900 font-serif text-3xl font-bold">
+          Upload Resources
+        </h1>
+        <p className="text-navy-800 mt-2">
+          Files go to the resource card you choose. Members see them on Subscriber Resources once their bundle unlocks
+          that card; a file with the same name is replaced.
+        </p>
+
+        <form onSubmit={(event) => void handleSubmit(event)} aria-busy={uploading} className="mt-6 flex flex-col gap-5">
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={`${id}-card`}>Resource</Label>
+            <select
+              id={`${id}-card`}
+              value={card.slug}
+              disabled={uploading}
+              onChange={(event) => setSlug(event.target.value)}
+              className="border-navy-600/60 text-navy-900 min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base disabled:opacity-70"
+            >
+              {resourceCards.map((option) => (
+                <option key={option.slug} value={option.slug}>
+                  {option.title} ({tierLabel(option.tier)})
+                </option>
+              ))}
+            </select>
+          </div>
+
+          <div className="flex flex-col gap-1.5">
+            <Label htmlFor={`${id}-file`}>File</Label>
+            <Input
+              ref={fileInput}
+              id={`${id}-file`}
+              type="file"
+              accept={acceptAttribute(card)}
+              disabled={uploading}
+              aria-describedby={`${id}-formats`}
+              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+              className="min-h-0 px-2 py-1.5 text-sm"
+            />
+            <p id={`${id}-formats`} className="text-sm text-slate-700">
+              {supportedFormatsText(card)}
+            </p>
+          </div>
+
+          {uploading && <Progress value={progress} label="Upload progress" />}
+          <p role="status" aria-live="polite" className="text-navy-800 text-sm font-semibold">
+            {uploading ? `Uploading... ${progress}%` : ''}
+          </p>
+
+          <Button type="submit" variant="gold" size="lg" disabled={uploading} className="sm:self-start">
+            {uploading ? 'Uploading...' : 'Upload'}
+          </Button>
+        </form>
+      </section>
+      <Link to={paths.resources} className={buttonClasses('ghost', 'md', 'self-center')}>
+        Go to Subscriber Resources
+      </Link>
+    </PageShell>
+  );
+}
