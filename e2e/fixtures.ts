@@ -2,19 +2,22 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
+import ws from 'ws';
 import { AUTH_STORAGE_KEY } from '../src/config/auth-storage';
 import type { Tier } from '../src/content/tiers';
 import { e2eEnv } from './env';
 
 /** The service-role client: test set-up only, never the browser. */
-export const admin = createClient(e2eEnv.supabaseUrl, e2eEnv.serviceRoleKey, {
+// Node 20 has no global WebSocket; supabase-js needs one handed in for its realtime client.
+const nodeOptions = {
   auth: { persistSession: false, autoRefreshToken: false },
-});
+  realtime: { transport: ws as unknown as typeof WebSocket },
+} as const;
+
+export const admin = createClient(e2eEnv.supabaseUrl, e2eEnv.serviceRoleKey, nodeOptions);
 
 export function anonClient() {
-  return createClient(e2eEnv.supabaseUrl, e2eEnv.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  });
+  return createClient(e2eEnv.supabaseUrl, e2eEnv.anonKey, nodeOptions);
 }
 
 export type TestUser = { id: string; email: string; password: string; displayName: string | null };
