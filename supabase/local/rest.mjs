@@ -326,7 +326,7 @@ export function createRestService({ db, withClaims, schema }) {
   }
 
   /** Sends a JSON array text, or its single element when the object media type was asked for. */
-  function sendRows(res, status, bodyText, count, req, extraHeaders = {}) {
+  function sendRows(status, bodyText, count, req, extraHeaders = {}) {
     let text = bodyText;
     let type = 'application/json; charset=utf-8';
     if (wantsObject(req)) {
@@ -374,7 +374,7 @@ export function createRestService({ db, withClaims, schema }) {
       return { body: r.rows[0].body, n: r.rows[0].n, total };
     });
     const range = n > 0 ? `${offset}-${offset + n - 1}/${total ?? '*'}` : `*/${total ?? '*'}`;
-    const out = sendRows(null, 200, body, total, req, { 'Content-Range': range });
+    const out = sendRows(200, body, total, req, { 'Content-Range': range });
     if (head) out.text = '';
     return out;
   }
@@ -402,7 +402,7 @@ export function createRestService({ db, withClaims, schema }) {
         );
         const { body, n } = r.rows[0];
         if (object && n !== 1) throw singleError(n);
-        return sendRows(null, okStatus === 204 ? 200 : okStatus, body, null, req, { 'Content-Range': n ? `0-${n - 1}/*` : '*/*' });
+        return sendRows(okStatus === 204 ? 200 : okStatus, body, null, req, { 'Content-Range': n ? `0-${n - 1}/*` : '*/*' });
       }
       const r = await tx.query(statement, params.values);
       const n = r.affectedRows ?? 0;

@@ -6,7 +6,8 @@
 //
 //   node supabase/local/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only]
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,8 +20,6 @@ import { createRealtimeService } from './realtime.mjs';
 import { createRestService, restError, SchemaCache } from './rest.mjs';
 import { makeSampleFile, MIME_BY_EXTENSION, sampleResourceFiles } from './sample-files.mjs';
 import { createStorageService, objectFile, storageError } from './storage.mjs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Default data folder (git-ignored): PGlite files in db/, object bytes in storage/. */
@@ -138,7 +137,7 @@ export async function startServer({
       const expired = e instanceof JwtError && e.reason === 'expired';
       throw new HttpError(
         401,
-        { code: expired ? 'PGRST301' : 'PGRST301', details: null, hint: null, message: expired ? 'JWT expired' : `JWSError: ${e instanceof Error ? e.message : 'invalid token'}` },
+        { code: 'PGRST301', details: null, hint: null, message: expired ? 'JWT expired' : `JWSError: ${e instanceof Error ? e.message : 'invalid token'}` },
         { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${expired ? 'JWT expired' : 'JWSError'}"` },
       );
     }
