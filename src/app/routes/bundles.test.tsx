@@ -33,7 +33,8 @@ describe('bundles page /bundles', () => {
 
   it('shows Sign In for visitors', async () => {
     renderBundles();
-    expect(await screen.findByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth');
+    const banner = await screen.findByRole('banner');
+    expect(await within(banner).findByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth');
   });
 
   it.each(expected)('shows $name with price, struck original, total value and savings', async (row) => {

@@ -8,12 +8,13 @@ import { BundleCard } from '@/features/bundles/components/bundle-card';
 export function Component() {
   return (
     <div className="bg-cream min-h-screen">
-      <AccountCorner />
-      {/* Right padding keeps the fixed account corner clear of the Back to Home button. */}
-      <header className="mx-auto max-w-6xl px-4 pt-4 pr-28 sm:px-6 sm:pr-32">
+      {/* Right padding keeps the fixed account corner clear of the Back to Home button; the
+          corner sits inside the header so it belongs to a landmark. */}
+      <header className="mx-auto max-w-6xl px-4 pt-3 pr-28 sm:px-6 sm:pt-4 sm:pr-32">
         <Link to={paths.home} className={buttonClasses('ghost', 'sm')}>
           <span aria-hidden="true">←</span> Back to Home
         </Link>
+        <AccountCorner />
       </header>
       <main className="mx-auto max-w-6xl px-4 pb-12 sm:px-6">
         <div className="py-8 text-center">

@@ -47,7 +47,8 @@ describe('upgrade page /upgrade', () => {
 
   it('offers visitors a Sign In link to /auth', async () => {
     renderUpgrade();
-    await userEvent.click(await screen.findByRole('link', { name: 'Sign In' }));
+    const banner = await screen.findByRole('banner');
+    await userEvent.click(await within(banner).findByRole('link', { name: 'Sign In' }));
     expect(await screen.findByText('page:/auth')).toBeInTheDocument();
   });
 });

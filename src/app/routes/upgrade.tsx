@@ -1,5 +1,6 @@
 import { AccountCorner } from '@/app/account-corner';
 import { bundles, formatOriginalPrice, formatSavings } from '@/content/bundles';
+import { landing } from '@/content/landing';
 import { formatPrice, site } from '@/content/site';
 import { ShowcaseCard } from '@/features/upgrade/components/showcase-card';
 
@@ -8,7 +9,10 @@ const { cover } = site.ebook;
 export function Component() {
   return (
     <div className="bg-cream min-h-screen">
-      <AccountCorner />
+      {/* The fixed account corner, inside a banner landmark so screen-reader users find it. */}
+      <header>
+        <AccountCorner />
+      </header>
       <main className="mx-auto max-w-6xl px-4 pt-20 pb-16 sm:px-6">
         <div className="text-center">
           <p className="text-navy-700 text-sm font-semibold tracking-wider uppercase">Thank you, and welcome!</p>
@@ -26,6 +30,7 @@ export function Component() {
             subtitle={`Your guide to overcoming fear and finishing your book in ${site.ebook.daysToFinish} days.`}
             price={formatPrice(site.ebook.price)}
             originalPrice={formatPrice(site.ebook.originalPrice)}
+            points={landing.hero.benefits}
             action="Download eBook Now"
             media={
               <img
@@ -33,7 +38,7 @@ export function Component() {
                 width={cover.width}
                 height={cover.height}
                 alt={cover.alt}
-                className="mx-auto mb-4 h-auto w-28 rounded shadow-lg"
+                className="mb-4 h-auto w-20 rounded shadow-lg"
               />
             }
           />
@@ -46,6 +51,7 @@ export function Component() {
               price={formatPrice(bundle.price)}
               originalPrice={formatOriginalPrice(bundle)}
               note={formatSavings(bundle)}
+              points={bundle.features.map((feature) => feature.title)}
               action={`Explore ${bundle.name}`}
               highlight={bundle.featured}
             />

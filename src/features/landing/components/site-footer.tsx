@@ -51,7 +51,7 @@ export function SiteFooter() {
           {contact}{' '}
           <a
             href={`mailto:${site.contactEmail}`}
-            className={`${linkClass} text-cream font-semibold break-all underline`}
+            className={`${linkClass} text-cream font-semibold break-words underline`}
           >
             {site.contactEmail}
           </a>

@@ -12,6 +12,8 @@ type ShowcaseCardProps = {
   /** "was" price, struck through; omitted for the ebook the visitor already bought. */
   originalPrice?: string;
   note?: string;
+  /** What the card offers, in a few words each. */
+  points: readonly string[];
   action: string;
   highlight?: boolean;
   media?: ReactNode;
@@ -25,6 +27,7 @@ export function ShowcaseCard({
   price,
   originalPrice,
   note,
+  points,
   action,
   highlight,
   media,
@@ -42,7 +45,22 @@ export function ShowcaseCard({
       <h2 id={headingId} className="font-serif text-xl font-bold">
         {title}
       </h2>
-      <p className="text-navy-800 mt-1 flex-1">{subtitle}</p>
+      <p className="text-navy-800 mt-1">{subtitle}</p>
+      <ul className="mt-4 flex-1 space-y-1.5 text-sm">
+        {points.map((point) => (
+          <li key={point} className="flex gap-2">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 20 20"
+              className="text-gold-600 mt-0.5 size-4 shrink-0"
+              fill="currentColor"
+            >
+              <path d="M8 13.6 4.4 10l-1.4 1.4L8 16.4l9-9L15.6 6z" />
+            </svg>
+            {point}
+          </li>
+        ))}
+      </ul>
       <p className="mt-4 flex flex-wrap items-baseline gap-x-2">
         <span className="text-3xl font-bold">
           <span className="sr-only">Price: </span>
