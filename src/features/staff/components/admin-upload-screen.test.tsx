@@ -1,0 +1,16 @@
+import { screen } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useOfflineSupabaseEnv } from '@/features/auth/testing';
+import { renderRoute } from '@/testing/render';
+
+beforeAll(useOfflineSupabaseEnv);
+
+describe('AdminUploadScreen', () => {
+  it('shows a visitor the staff-only page with Sign In, never the form', async () => {
+    const { AdminUploadScreen } = await import('./admin-upload-screen');
+    renderRoute(<AdminUploadScreen />, { path: '/admin-upload' });
+    expect(await screen.findByRole('heading', { name: 'Staff only' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth?next=/admin-upload');
+    expect(screen.queryByRole('button', { name: 'Upload' })).not.toBeInTheDocument();
+  });
+});
