@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
-import { ConfigError } from '@/config/env';
+import { ConfigError } from '@/config/config-error';
 import { paths } from '@/config/paths';
 import { buttonClasses } from '@/components/ui/button';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfigError } from './config-error';
 
 /**
  * The only configuration the browser gets: the project URL and its public anon key.
@@ -24,14 +25,7 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export class ConfigError extends Error {
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(`The site is not configured: ${problems.join(' ')}`);
-    this.name = 'ConfigError';
-    this.problems = problems;
-  }
-}
+export { ConfigError };
 
 export function parseEnv(source: Record<string, unknown>): Env {
   const result = envSchema.safeParse(source);

@@ -23,8 +23,11 @@ export const site = {
     checkout: 'https://checkout.yesyoucanbook.com',
     /** The separate company site (Get Yes, You Can Now). */
     company: 'https://www.yesyoucanbook.com',
-    /** Sales video (embed URL; loaded only after the visitor clicks play). */
-    salesVideoEmbed: 'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ',
+    /**
+     * Sales video embed URL, loaded only after the visitor presses play. The spec names no
+     * video: replace the id with the programme's own before launch (see docs/decisions.md).
+     */
+    salesVideoEmbed: 'https://www.youtube-nocookie.com/embed/yes-you-can-sales-video',
     /** Marketplace SDK used when the site runs inside a marketplace frame. */
     marketplaceSdk: 'https://cdn.shopify.com/shopifycloud/app-bridge.js',
   },

@@ -9,7 +9,9 @@ import { QueryProvider } from '@/lib/query-client';
  * Renders `element` at `path` inside the app's providers, with stand-in pages for the other
  * routes so a test can see where a link or redirect went (`screen.getByText('page:/auth')`).
  */
-export function renderRoute(element: ReactElement, { path = '/', at = path, extra = [] as RouteObject[] } = {}) {
+type RenderRouteOptions = { path?: string; at?: string; extra?: RouteObject[] };
+
+export function renderRoute(element: ReactElement, { path = '/', at = path, extra = [] }: RenderRouteOptions = {}) {
   const others = ['/', '/auth', '/resources', '/bundles', '/upgrade', '/admin-upload']
     .filter((p) => p !== path)
     .map((p) => ({ path: p, element: <p>page:{p}</p> }));

@@ -5,7 +5,7 @@ export type ButtonVariant = 'gold' | 'primary' | 'outline' | 'ghost' | 'destruct
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const base =
-  'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold-500 disabled:cursor-not-allowed disabled:opacity-60 text-center';
+  'inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60 text-center';
 
 const variants: Record<ButtonVariant, string> = {
   gold: 'bg-gold-400 text-navy-900 shadow hover:bg-gold-300',

@@ -1,7 +1,7 @@
 import type { Session, User } from '@supabase/supabase-js';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AUTH_STORAGE_KEY, hasStoredSession } from '@/config/auth-storage';
-import { ConfigError } from '@/config/env';
+import { ConfigError } from '@/config/config-error';
 
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
 

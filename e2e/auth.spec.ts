@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { expect, expectAccessible, signInAs, test } from './fixtures';
+
+async function fillSignIn(page: Page, email: string, password: string) {
+  const form = page.getByRole('tabpanel', { name: 'Sign In' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Sign In' }).click();
+}
+
+async function expectToast(page: Page, title: string, description?: string) {
+  const toast = page.getByRole('region', { name: /notifications/i }).getByRole('listitem').filter({ hasText: title });
+  await expect(toast.first()).toBeVisible();
+  if (description) await expect(toast.first()).toContainText(description);
+}
+
+test('sign-up creates an account and lands on the resources', async ({ page }) => {
+  const email = `e2e-signup-${randomUUID()}@example.com`;
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Sign Up' }).click();
+  const form = page.getByRole('tabpanel', { name: 'Sign Up' });
+  await expect(form.getByText('Must be at least 6 characters')).toBeVisible();
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password').fill('a-good-password');
+  await form.getByRole('button', { name: 'Create Account' }).click();
+  await expectToast(page, 'Account created!', 'You can now sign in to access your resources.');
+  await expect(page).toHaveURL(/\/resources$/);
+  await expect(page.getByText('Welcome Back!')).toBeVisible();
+
+  // The same address again is refused by the provider, and the message says why.
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/auth');
+  await page.getByRole('tab', { name: 'Sign Up' }).click();
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Password').fill('a-good-password');
+  await form.getByRole('button', { name: 'Create Account' }).click();
+  await expectToast(page, 'Sign up failed', 'already registered');
+});
+
+test('each credential rule shows its message in a Validation error toast', async ({ page }) => {
+  await page.goto('/auth');
+  await expectAccessible(page);
+
+  // Passes the browser's e-mail check but not the schema's (no top-level domain).
+  await fillSignIn(page, 'writer@localhost', 'long-enough');
+  await expectToast(page, 'Validation error', 'Invalid email address');
+
+  await fillSignIn(page, 'writer@example.com', '12345');
+  await expectToast(page, 'Validation error', 'Password must be at least 6 characters');
+
+  await fillSignIn(page, 'writer@example.com', 'x'.repeat(101));
+  await expectToast(page, 'Validation error', 'Password must be less than 100 characters');
+  await expect(page).toHaveURL(/\/auth$/);
+});
+
+test('a wrong password says Sign in failed; the right one welcomes and redirects', async ({ page, makeUser }) => {
+  const user = await makeUser({ tier: 'ebook' });
+  await page.goto('/auth');
+  await fillSignIn(page, user.email, 'not-the-password');
+  await expectToast(page, 'Sign in failed', 'Invalid login credentials');
+  await expect(page).toHaveURL(/\/auth$/);
+
+  await fillSignIn(page, user.email, user.password);
+  await expectToast(page, 'Welcome back!', 'Redirecting to your resources...');
+  await expect(page).toHaveURL(/\/resources$/);
+  await expect(page.getByText('Current Tier: Ebook Only')).toBeVisible();
+});
+
+test('next is honoured for same-site paths only', async ({ page, makeUser }) => {
+  const user = await makeUser({ staff: true });
+  await page.goto('/auth?next=/admin-upload');
+  await fillSignIn(page, user.email, user.password);
+  await expect(page).toHaveURL(/\/admin-upload$/);
+
+  const other = await makeUser();
+  const second = await page.context().browser()!.newPage();
+  await second.goto(`${new URL(page.url()).origin}/auth?next=//evil.example/steal`);
+  await fillSignIn(second, other.email, other.password);
+  await expect(second).toHaveURL(/\/resources$/);
+  await second.close();
+});
+
+test('a signed-in user who opens /auth is sent to the resources', async ({ page, makeUser }) => {
+  const user = await makeUser({ tier: 'foundation' });
+  await signInAs(page, user);
+  await page.goto('/auth');
+  await expect(page).toHaveURL(/\/resources$/);
+});

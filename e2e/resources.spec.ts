@@ -1,0 +1,95 @@
+import { resourceCards, resourceFolder } from '../src/content/resources';
+import { tierLabels, tierRank, tiers, type Tier } from '../src/content/tiers';
+import { e2eEnv } from './env';
+import { anonClient, expect, expectAccessible, signInAs, test } from './fixtures';
+
+function unlockedCount(tier: Tier | null) {
+  return tier === null ? 0 : resourceCards.filter((card) => tierRank(card.tier) <= tierRank(tier)).length;
+}
+
+test('a user with no tier sees every card locked and the way to buy', async ({ page, makeUser }) => {
+  const user = await makeUser();
+  await signInAs(page, user);
+  await page.goto('/resources');
+  await expect(page.getByText('Welcome Back!')).toBeVisible();
+  await expect(page.getByText(/No active subscription/)).toContainText(
+    'No active subscription: Purchase here to access additional resources',
+  );
+  await expect(page.getByRole('link', { name: 'Upgrade Bundle to Access' })).toHaveCount(resourceCards.length);
+  await expect(page.getByRole('link', { name: /^Download / })).toHaveCount(0);
+  await expect(page.getByText('Ready for More?')).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole('link', { name: 'Bundle Options' }).click();
+  await expect(page).toHaveURL(/\/bundles$/);
+});
+
+for (const tier of tiers) {
+  test(`a ${tier} subscriber has exactly the cards up to their tier unlocked`, async ({ page, makeUser }) => {
+    const user = await makeUser({ tier });
+    await signInAs(page, user);
+    await page.goto('/resources');
+    await expect(page.getByText(`Current Tier: ${tierLabels[tier]}`)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Upgrade Bundle to Access' })).toHaveCount(
+      resourceCards.length - unlockedCount(tier),
+    );
+    const expectedFiles = resourceCards
+      .filter((card) => tierRank(card.tier) <= tierRank(tier))
+      .flatMap((card) => card.sampleFiles);
+    for (const file of expectedFiles) {
+      await expect(page.getByRole('link', { name: `Download ${file}` })).toBeVisible();
+    }
+    await expect(page.getByRole('link', { name: /^Download / })).toHaveCount(expectedFiles.length);
+    await expect(page.getByText('Ready for More?')).toHaveCount(tier === 'complete' ? 0 : 1);
+    if (tier === 'complete') await expectAccessible(page);
+  });
+}
+
+test('a download link really returns the file, as a download in a new tab', async ({ page, makeUser }) => {
+  const user = await makeUser({ tier: 'foundation' });
+  await signInAs(page, user);
+  await page.goto('/resources');
+  const link = page.getByRole('link', { name: 'Download book-planning-worksheet.pdf' });
+  await expect(link).toHaveAttribute('target', '_blank');
+  const href = await link.getAttribute('href');
+  expect(href).toBeTruthy();
+  const response = await page.request.get(href!);
+  expect(response.status()).toBe(200);
+  expect((await response.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  expect(response.headers()['content-disposition'] ?? '').toContain('attachment');
+
+  const audio = await page.request.get(
+    (await page.getByRole('link', { name: 'Download session-1-called-to-write.mp3' }).getAttribute('href'))!,
+  );
+  expect(audio.status()).toBe(200);
+  expect(audio.headers()['content-type']).toContain('audio/mpeg');
+});
+
+test('a file above the tier is refused even with a forged path', async ({ request, makeUser }) => {
+  const user = await makeUser({ tier: 'ebook' });
+  const client = anonClient();
+  const { error: signInError } = await client.auth.signInWithPassword({ email: user.email, password: user.password });
+  expect(signInError).toBeNull();
+
+  const worksheets = resourceCards.find((card) => card.slug === 'worksheets')!;
+  const locked = `${resourceFolder(worksheets)}/${worksheets.sampleFiles[0]}`;
+  const ebook = resourceCards.find((card) => card.slug === 'ebook')!;
+  const own = `${resourceFolder(ebook)}/${ebook.sampleFiles[0]}`;
+
+  // Own tier: a signed URL is granted. Higher tier: refused, and the listing is empty.
+  const allowed = await client.storage.from('resources').createSignedUrl(own, 60);
+  expect(allowed.error).toBeNull();
+  const refused = await client.storage.from('resources').createSignedUrl(locked, 60);
+  expect(refused.data).toBeNull();
+  expect(refused.error).not.toBeNull();
+  const listing = await client.storage.from('resources').list(resourceFolder(worksheets));
+  expect(listing.data ?? []).toHaveLength(0);
+
+  // Straight at the storage API with the user's token, and with no token at all.
+  const session = (await client.auth.getSession()).data.session!;
+  const direct = await request.get(`${e2eEnv.supabaseUrl}/storage/v1/object/authenticated/resources/${locked}`, {
+    headers: { Authorization: `Bearer ${session.access_token}`, apikey: e2eEnv.anonKey },
+  });
+  expect(direct.status()).toBeGreaterThanOrEqual(400);
+  const anonymous = await request.get(`${e2eEnv.supabaseUrl}/storage/v1/object/public/resources/${locked}`);
+  expect(anonymous.status()).toBeGreaterThanOrEqual(400);
+});
