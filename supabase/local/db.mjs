@@ -1,7 +1,10 @@
 // PGlite (Postgres in WASM) with the Supabase platform bootstrap, the real migrations and
 // the seed, plus one way to run SQL as an API caller. Shared by the database tests and the
 // local stand-in server, so both exercise exactly the same database.
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -78,12 +81,55 @@ async function applyPendingMigrations(tx) {
  * re-applying anything; only migration files added since (not yet recorded in
  * supabase_migrations.schema_migrations) are applied, never the seed.
  * Setup runs in one transaction, so a failing migration leaves no half-built database.
- * @param {{ dataDir?: string, seed?: boolean }} [options]
+ *
+ * New databases (in memory, or in an empty dataDir) start from a template: the first build
+ * for a given content of bootstrap.sql, the migrations, seed.sql and PGlite version is
+ * dumped (gzip) to the OS temp directory, and later calls load that dump instead of running
+ * initdb and every SQL file again (seconds per test file). Any change to those files makes a
+ * new template. cache:false, or PGLITE_TEMPLATE_CACHE=off in the environment, always builds
+ * from scratch.
+ * @param {{ dataDir?: string, seed?: boolean, cache?: boolean }} [options]
  * @returns {Promise<PGlite>}
  */
-export async function createDatabase({ dataDir, seed = true } = {}) {
+export async function createDatabase({ dataDir, seed = true, cache = process.env.PGLITE_TEMPLATE_CACHE !== 'off' } = {}) {
+  const existing = Boolean(dataDir && existsSync(path.join(dataDir, 'PG_VERSION')));
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pgcrypto } });
+  /** @param {Blob} [loadDataDir] */
+  const open = (loadDataDir) =>
+    PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}), extensions: { pgcrypto } });
+  if (existing || !cache) return setUp(await open(), seed);
+
+  const template = templateFile(seed);
+  if (existsSync(template)) {
+    try {
+      const db = await open(new Blob([readFileSync(template)]));
+      await db.query(`select 1 from supabase_migrations.schema_migrations limit 1`);
+      return db;
+    } catch {
+      // Unreadable or stale template: forget it and build from scratch below.
+      rmSync(template, { force: true });
+      if (dataDir) for (const entry of readdirSync(dataDir)) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+    }
+  }
+  const db = await setUp(await open(), seed);
+  try {
+    const dump = Buffer.from(await (await db.dumpDataDir('gzip')).arrayBuffer());
+    // Write then rename, so a parallel test worker never loads a half-written template.
+    const partial = `${template}.${process.pid}.${Date.now()}.partial`;
+    writeFileSync(partial, dump);
+    renameSync(partial, template);
+  } catch {
+    // A template is only a speed-up; the database itself is ready.
+  }
+  return db;
+}
+
+/**
+ * Applies bootstrap, pending migrations and (on a fresh database) the seed.
+ * @param {PGlite} db
+ * @param {boolean} seed
+ */
+async function setUp(db, seed) {
   try {
     const { rows } = await db.query(`select to_regclass('supabase_migrations.schema_migrations') is not null as ready`);
     const ready = /** @type {{ ready: boolean }} */ (rows[0]).ready;
@@ -97,6 +143,31 @@ export async function createDatabase({ dataDir, seed = true } = {}) {
     throw error;
   }
   return db;
+}
+
+/** The installed PGlite version (its package.json is not in the package's exports). */
+function pgliteVersion() {
+  try {
+    let dir = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+    return String(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).version);
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * Where the template for the current SQL files lives: named by a hash of everything that
+ * shapes the database, so an edited migration can never load an old template.
+ * @param {boolean} seed
+ */
+function templateFile(seed) {
+  const hash = createHash('sha256');
+  hash.update(`pglite ${pgliteVersion()}\0seed ${seed}\0`);
+  hash.update(readFileSync(bootstrapFile));
+  for (const migration of listMigrations()) hash.update(`\0${migration.version}_${migration.name}\0`).update(readFileSync(migration.file));
+  if (seed && existsSync(seedFile)) hash.update('\0seed\0').update(readFileSync(seedFile));
+  return path.join(tmpdir(), `yes-you-can-pglite-${hash.digest('hex').slice(0, 24)}.tar.gz`);
 }
 
 /**

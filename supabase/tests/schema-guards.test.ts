@@ -1,0 +1,238 @@
+// Guards over the whole schema, so a future migration cannot quietly weaken it: RLS on every
+// public table, no client write path to tiers or staff, security definer functions pinned
+// to an empty search_path, the tier order shared with the app, buckets in step with
+// config.toml, and the demo accounts a newcomer signs in with.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tiers } from '../../src/content/tiers';
+import { createDatabase, migrationsDir } from '../local/db.mjs';
+import { demo } from './helpers';
+
+let db: PGlite;
+
+beforeAll(async () => {
+  db = await createDatabase();
+});
+
+afterAll(async () => {
+  await db?.close();
+});
+
+const writePrivileges = ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER'];
+
+describe('row level security', () => {
+  it('is enabled on every table in public (and on storage.objects)', async () => {
+    const { rows } = await db.query<{ table: string }>(`
+      select n.nspname || '.' || c.relname as table
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'p') and not c.relrowsecurity
+        and (n.nspname = 'public' or (n.nspname = 'storage' and c.relname = 'objects'))`);
+    expect(rows).toEqual([]);
+  });
+
+  it('covers the tables the app relies on', async () => {
+    const { rows } = await db.query<{ relname: string }>(
+      `select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' order by relname`,
+    );
+    expect(rows.map((r) => r.relname)).toEqual(['profiles', 'staff', 'tier_audit', 'user_tiers']);
+  });
+});
+
+describe('privileges', () => {
+  for (const role of ['anon', 'authenticated']) {
+    it(`${role} holds no write privilege on user_tiers, on the table or any column`, async () => {
+      const { rows } = await db.query<{ privilege: string; table_level: boolean; any_column: boolean }>(
+        `select p as privilege,
+                has_table_privilege($1, 'public.user_tiers', p) as table_level,
+                case when p in ('INSERT', 'UPDATE', 'REFERENCES')
+                  then has_any_column_privilege($1, 'public.user_tiers', p) else false end as any_column
+         from unnest($2::text[]) as p`,
+        [role, writePrivileges],
+      );
+      expect(rows.filter((r) => r.table_level || r.any_column)).toEqual([]);
+    });
+
+    it(`${role} holds no privilege at all on staff and tier_audit`, async () => {
+      const { rows } = await db.query<{ t: string; p: string }>(
+        `select t, p from unnest(array['public.staff', 'public.tier_audit']) as t, unnest($2::text[]) as p
+         where has_table_privilege($1, t, p) or (p in ('SELECT', 'INSERT', 'UPDATE', 'REFERENCES') and has_any_column_privilege($1, t, p))`,
+        [role, [...writePrivileges, 'SELECT']],
+      );
+      expect(rows).toEqual([]);
+    });
+  }
+
+  it('anon holds no privilege on any public table', async () => {
+    const { rows } = await db.query(
+      `select c.relname, p from pg_class c, unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) as p
+       where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p', 'v', 'm')
+         and (has_table_privilege('anon', c.oid, p) or (p in ('SELECT', 'INSERT', 'UPDATE', 'REFERENCES') and has_any_column_privilege('anon', c.oid, p)))`,
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('authenticated may update only display_name and avatar_url of profiles, and never delete', async () => {
+    const { rows } = await db.query<{ attname: string }>(
+      `select attname from pg_attribute
+       where attrelid = 'public.profiles'::regclass and attnum > 0 and not attisdropped
+         and has_column_privilege('authenticated', 'public.profiles', attname, 'UPDATE') order by attname`,
+    );
+    expect(rows.map((r) => r.attname)).toEqual(['avatar_url', 'display_name']);
+    const del = await db.query<{ d: boolean }>(`select has_table_privilege('authenticated', 'public.profiles', 'DELETE') as d`);
+    expect(del.rows).toEqual([{ d: false }]);
+  });
+
+  it('every security definer function pins search_path to empty, and there are only these', async () => {
+    const { rows } = await db.query<{ fn: string; config: string[] | null }>(
+      `select p.oid::regprocedure::text as fn, p.proconfig as config from pg_proc p
+       where p.pronamespace = 'public'::regnamespace and p.prosecdef order by 1`,
+    );
+    expect(rows.map((r) => r.fn)).toEqual([
+      'audit_user_tier_change()',
+      'is_staff()',
+      'object_fits_bucket(text,jsonb)',
+      'set_user_tier(uuid,tier)',
+    ]);
+    for (const row of rows) expect(row.config, row.fn).toContain('search_path=""');
+  });
+
+  it('every public function sets search_path', async () => {
+    const { rows } = await db.query<{ fn: string }>(
+      `select p.oid::regprocedure::text as fn from pg_proc p
+       where p.pronamespace = 'public'::regnamespace
+         and not exists (select 1 from unnest(coalesce(p.proconfig, '{}')) c where c like 'search_path=%')`,
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it('anon may execute only is_staff and tier_rank; set_user_tier is for authenticated only', async () => {
+    const { rows } = await db.query<{ fn: string; anon: boolean; authenticated: boolean; service_role: boolean }>(
+      `select p.oid::regprocedure::text as fn,
+              has_function_privilege('anon', p.oid, 'EXECUTE') as anon,
+              has_function_privilege('authenticated', p.oid, 'EXECUTE') as authenticated,
+              has_function_privilege('service_role', p.oid, 'EXECUTE') as service_role
+       from pg_proc p where p.pronamespace = 'public'::regnamespace order by 1`,
+    );
+    expect(rows.filter((r) => r.anon).map((r) => r.fn)).toEqual(['is_staff()', 'tier_rank(text)']);
+    expect(rows.find((r) => r.fn === 'set_user_tier(uuid,tier)')).toMatchObject({ anon: false, authenticated: true, service_role: false });
+    // Trigger functions are not callable by the API roles at all.
+    for (const fn of ['audit_user_tier_change()', 'profiles_before_update()', 'user_tiers_before_update()']) {
+      expect(rows.find((r) => r.fn === fn)).toMatchObject({ anon: false, authenticated: false });
+    }
+  });
+});
+
+describe('tier order', () => {
+  it('tier_rank() in SQL agrees with src/content/tiers.ts', async () => {
+    const { rows } = await db.query<{ tier: string; rank: number }>(
+      `select t as tier, public.tier_rank(t) as rank from unnest($1::text[]) with ordinality as u(t, i) order by i`,
+      [[...tiers]],
+    );
+    expect(rows).toEqual(tiers.map((tier, rank) => ({ tier, rank })));
+  });
+
+  it('the tier enum lists the same tiers in the same order', async () => {
+    const { rows } = await db.query<{ label: string }>(
+      `select enumlabel as label from pg_enum where enumtypid = 'public.tier'::regtype order by enumsortorder`,
+    );
+    expect(rows.map((r) => r.label)).toEqual([...tiers]);
+  });
+
+  it('tier_rank() is null for null, unknown, padded or differently cased names', async () => {
+    const { rows } = await db.query<{ rank: number | null }>(
+      `select public.tier_rank(t) as rank from unnest(array[null, '', 'platinum', 'Ebook', ' ebook', 'complete ', '..']) as t`,
+    );
+    expect(rows.every((r) => r.rank === null)).toBe(true);
+    expect(rows).toHaveLength(7);
+  });
+});
+
+describe('platform wiring', () => {
+  it('profiles are published to realtime, and nothing else from public', async () => {
+    const { rows } = await db.query(`select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime'`);
+    expect(rows).toEqual([{ schemaname: 'public', tablename: 'profiles' }]);
+  });
+
+  it('every migration is recorded as applied, in file order', async () => {
+    const files = readdirSync(migrationsDir).filter((f) => f.endsWith('.sql')).sort();
+    const { rows } = await db.query<{ version: string }>(`select version from supabase_migrations.schema_migrations order by version`);
+    expect(rows.map((r) => r.version)).toEqual(files.map((f) => f.split('_')[0]));
+  });
+
+  it('buckets match config.toml', async () => {
+    const declared = parseBuckets(readFileSync(path.resolve(migrationsDir, '..', 'config.toml'), 'utf8'));
+    const { rows } = await db.query(
+      `select id, public, file_size_limit::float8 as file_size_limit, allowed_mime_types from storage.buckets order by id`,
+    );
+    expect(rows).toEqual(declared);
+    expect(rows).toEqual([
+      { id: 'avatars', public: true, file_size_limit: 2 * 1024 * 1024, allowed_mime_types: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] },
+      {
+        id: 'resources', public: false, file_size_limit: 200 * 1024 * 1024,
+        allowed_mime_types: ['application/pdf', 'application/epub+zip', 'application/x-mobipocket-ebook', 'audio/mpeg'],
+      },
+    ]);
+  });
+});
+
+describe('demo accounts (seed.sql)', () => {
+  it('one per tier, one without a tier, one staff; all confirmed with password123', async () => {
+    const { rows } = await db.query(
+      `select u.id, u.email, t.tier, p.display_name, exists (select 1 from public.staff s where s.user_id = u.id) as staff,
+              u.encrypted_password = extensions.crypt('password123', u.encrypted_password) as password_ok,
+              u.email_confirmed_at is not null as confirmed,
+              (select count(*)::int from auth.identities i where i.user_id = u.id and i.provider = 'email') as identities
+       from auth.users u
+       left join public.user_tiers t on t.user_id = u.id
+       left join public.profiles p on p.user_id = u.id
+       order by u.id`,
+    );
+    const row = (id: string, email: string, tier: string | null, display_name: string | null, staff = false) => ({
+      id, email, tier, display_name, staff, password_ok: true, confirmed: true, identities: 1,
+    });
+    expect(rows).toEqual([
+      row(demo.ebook, 'ebook@example.com', 'ebook', 'Eve Ebook'),
+      row(demo.foundation, 'foundation@example.com', 'foundation', 'Fran Foundation'),
+      row(demo.accelerated, 'accelerated@example.com', 'accelerated', 'Alex Accelerated'),
+      row(demo.complete, 'complete@example.com', 'complete', 'Casey Complete'),
+      row(demo.notier, 'notier@example.com', null, null),
+      row(demo.staff, 'staff@example.com', 'complete', 'Sam Staff', true),
+    ]);
+  });
+
+  it('seeds no storage objects (the stand-in uploads its own samples)', async () => {
+    expect((await db.query(`select name from storage.objects`)).rows).toEqual([]);
+  });
+
+  it('leaves the GoTrue token columns empty strings, not null', async () => {
+    const { rows } = await db.query(
+      `select count(*)::int as n from auth.users where confirmation_token is null or recovery_token is null
+         or email_change_token_new is null or email_change is null`,
+    );
+    expect(rows).toEqual([{ n: 0 }]);
+  });
+});
+
+/** Reads the [storage.buckets.*] tables of config.toml (the few value shapes used there). */
+function parseBuckets(toml: string) {
+  const buckets: { id: string; public: boolean; file_size_limit: number; allowed_mime_types: string[] }[] = [];
+  let current: Record<string, unknown> | null = null;
+  for (const raw of toml.split('\n')) {
+    const line = raw.replace(/#.*$/, '').trim();
+    const header = /^\[(.+)]$/.exec(line);
+    if (header) {
+      const bucket = /^storage\.buckets\.(.+)$/.exec(header[1] ?? '');
+      current = bucket ? { id: bucket[1] } : null;
+      if (current) buckets.push(current as (typeof buckets)[number]);
+      continue;
+    }
+    const kv = /^(\w+)\s*=\s*(.+)$/.exec(line);
+    if (!current || !kv) continue;
+    const [, key = '', value = ''] = kv;
+    const size = /^"(\d+)(KiB|MiB|GiB)"$/.exec(value);
+    current[key] = size ? Number(size[1]) * { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 }[size[2] as 'KiB'] : JSON.parse(value);
+  }
+  return buckets.sort((a, b) => a.id.localeCompare(b.id));
+}
