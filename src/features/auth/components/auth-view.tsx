@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
-import { Button, buttonClasses } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -95,7 +95,10 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn }: AuthViewProps) {
           </Tabs>
         </section>
 
-        <Link to={paths.home} className={buttonClasses('ghost', 'md', 'self-center text-white hover:bg-white/10')}>
+        <Link
+          to={paths.home}
+          className="inline-flex min-h-11 items-center gap-2 self-center rounded-lg px-4 py-2 font-semibold text-white hover:bg-white/10"
+        >
           <span aria-hidden="true">←</span> Back to Home
         </Link>
       </div>

@@ -89,7 +89,7 @@ function CardAction({ view, files }: { view: CardView; files?: FilesState }) {
                   target="_blank"
                   rel="noopener noreferrer"
                   download={file.name}
-                  className={buttonClasses('primary', 'sm', 'w-full justify-start text-left break-all')}
+                  className={buttonClasses('primary', 'sm', 'w-full break-all')}
                 >
                   <DownloadIcon />
                   <span className="sr-only">Download</span> {file.name}
