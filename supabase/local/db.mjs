@@ -91,12 +91,20 @@ async function applyPendingMigrations(tx) {
  * @param {{ dataDir?: string, seed?: boolean, cache?: boolean }} [options]
  * @returns {Promise<PGlite>}
  */
-export async function createDatabase({ dataDir, seed = true, cache = process.env.PGLITE_TEMPLATE_CACHE !== 'off' } = {}) {
+export async function createDatabase({
+  dataDir,
+  seed = true,
+  cache = process.env.PGLITE_TEMPLATE_CACHE !== 'off',
+} = {}) {
   const existing = Boolean(dataDir && existsSync(path.join(dataDir, 'PG_VERSION')));
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   /** @param {Blob} [loadDataDir] */
   const open = (loadDataDir) =>
-    PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}), extensions: { pgcrypto } });
+    PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      ...(loadDataDir ? { loadDataDir } : {}),
+      extensions: { pgcrypto },
+    });
   if (existing || !cache) return setUp(await open(), seed);
 
   const template = templateFile(seed);
@@ -108,7 +116,8 @@ export async function createDatabase({ dataDir, seed = true, cache = process.env
     } catch {
       // Unreadable or stale template: forget it and build from scratch below.
       rmSync(template, { force: true });
-      if (dataDir) for (const entry of readdirSync(dataDir)) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+      if (dataDir)
+        for (const entry of readdirSync(dataDir)) rmSync(path.join(dataDir, entry), { recursive: true, force: true });
     }
   }
   const db = await setUp(await open(), seed);
@@ -165,7 +174,8 @@ function templateFile(seed) {
   const hash = createHash('sha256');
   hash.update(`pglite ${pgliteVersion()}\0seed ${seed}\0`);
   hash.update(readFileSync(bootstrapFile));
-  for (const migration of listMigrations()) hash.update(`\0${migration.version}_${migration.name}\0`).update(readFileSync(migration.file));
+  for (const migration of listMigrations())
+    hash.update(`\0${migration.version}_${migration.name}\0`).update(readFileSync(migration.file));
   if (seed && existsSync(seedFile)) hash.update('\0seed\0').update(readFileSync(seedFile));
   return path.join(tmpdir(), `yes-you-can-pglite-${hash.digest('hex').slice(0, 24)}.tar.gz`);
 }

@@ -8,7 +8,14 @@ import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapFile, createDatabase, migrationsDir, seedFile, withClaims, type Claims } from '../local/db.mjs';
 
-type Identity = { current_user: string; uid: string | null; role: string | null; email: string | null; tier: string | null; legacy_sub: string };
+type Identity = {
+  current_user: string;
+  uid: string | null;
+  role: string | null;
+  email: string | null;
+  tier: string | null;
+  legacy_sub: string;
+};
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'yyc-db-'));
 let db: PGlite;
@@ -23,7 +30,10 @@ beforeAll(async () => {
   // seed: false, on disk: the seed is skipped, and the reopen test below uses the same files.
   db = await createDatabase({ dataDir, seed: false });
   for (const p of people) {
-    await db.query(`insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)`, [p.id, p.email]);
+    await db.query(`insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)`, [
+      p.id,
+      p.email,
+    ]);
     if (p.tier) await db.query(`insert into public.user_tiers (user_id, tier) values ($1, $2)`, [p.id, p.tier]);
   }
 });
@@ -50,11 +60,31 @@ describe('withClaims', () => {
       for (const p of people) {
         calls.push({
           claims: { role: 'authenticated', sub: p.id, email: p.email },
-          expected: { current_user: 'authenticated', uid: p.id, role: 'authenticated', email: p.email, tier: p.tier, legacy_sub: p.id },
+          expected: {
+            current_user: 'authenticated',
+            uid: p.id,
+            role: 'authenticated',
+            email: p.email,
+            tier: p.tier,
+            legacy_sub: p.id,
+          },
         });
       }
-      calls.push({ claims: null, expected: { current_user: 'anon', uid: null, role: 'anon', email: null, tier: null, legacy_sub: '' } });
-      calls.push({ claims: { role: 'service_role' }, expected: { current_user: 'service_role', uid: null, role: 'service_role', email: null, tier: null, legacy_sub: '' } });
+      calls.push({
+        claims: null,
+        expected: { current_user: 'anon', uid: null, role: 'anon', email: null, tier: null, legacy_sub: '' },
+      });
+      calls.push({
+        claims: { role: 'service_role' },
+        expected: {
+          current_user: 'service_role',
+          uid: null,
+          role: 'service_role',
+          email: null,
+          tier: null,
+          legacy_sub: '',
+        },
+      });
     }
     // Every call awaits between statements, so the event loop interleaves them all.
     const results = await Promise.all(
@@ -97,14 +127,24 @@ describe('withClaims', () => {
 
   it('rolls back when a statement fails, and the next caller is unaffected', async () => {
     await expect(
-      withClaims(db, { role: 'authenticated', sub: people[0]?.id }, (tx) => tx.query(`insert into public.user_tiers (user_id, tier) values ($1, 'complete')`, [people[0]?.id])),
+      withClaims(db, { role: 'authenticated', sub: people[0]?.id }, (tx) =>
+        tx.query(`insert into public.user_tiers (user_id, tier) values ($1, 'complete')`, [people[0]?.id]),
+      ),
     ).rejects.toMatchObject({ code: '42501' });
-    const tier = await withClaims(db, { role: 'authenticated', sub: people[0]?.id }, async (tx) => (await tx.query(`select tier from public.user_tiers`)).rows);
+    const tier = await withClaims(
+      db,
+      { role: 'authenticated', sub: people[0]?.id },
+      async (tx) => (await tx.query(`select tier from public.user_tiers`)).rows,
+    );
     expect(tier).toEqual([{ tier: people[0]?.tier }]);
   });
 
   it('treats missing claims as anon and refuses unknown roles', async () => {
-    const rows = await withClaims(db, undefined, async (tx) => (await tx.query(`select current_user, auth.jwt() as jwt`)).rows);
+    const rows = await withClaims(
+      db,
+      undefined,
+      async (tx) => (await tx.query(`select current_user, auth.jwt() as jwt`)).rows,
+    );
     expect(rows).toEqual([{ current_user: 'anon', jwt: { role: 'anon' } }]);
     await expect(withClaims(db, { role: 'postgres' as never }, async () => 1)).rejects.toThrow(/unknown role/);
     await expect(withClaims(db, { role: 'supabase_admin' as never }, async () => 1)).rejects.toThrow(/unknown role/);
@@ -113,20 +153,28 @@ describe('withClaims', () => {
 
 describe('createDatabase', () => {
   it('skips the seed with seed: false', async () => {
-    const { rows } = await db.query(`select count(*)::int as n from auth.users where email like '%@example.com' and email not like 'person%'`);
+    const { rows } = await db.query(
+      `select count(*)::int as n from auth.users where email like '%@example.com' and email not like 'person%'`,
+    );
     expect(rows).toEqual([{ n: 0 }]);
   });
 
   it('reopens a database on disk as it was, without re-applying bootstrap, migrations or seed', async () => {
-    const before = await db.query(`select (select count(*)::int from auth.users) as users, (select count(*)::int from public.tier_audit) as audit,
+    const before =
+      await db.query(`select (select count(*)::int from auth.users) as users, (select count(*)::int from public.tier_audit) as audit,
                                           (select count(*)::int from supabase_migrations.schema_migrations) as migrations`);
     await db.close();
     db = await createDatabase({ dataDir });
-    const after = await db.query(`select (select count(*)::int from auth.users) as users, (select count(*)::int from public.tier_audit) as audit,
+    const after =
+      await db.query(`select (select count(*)::int from auth.users) as users, (select count(*)::int from public.tier_audit) as audit,
                                          (select count(*)::int from supabase_migrations.schema_migrations) as migrations`);
     expect(after.rows).toEqual(before.rows);
     expect(before.rows[0]).toMatchObject({ users: people.length });
-    const tier = await withClaims(db, { role: 'authenticated', sub: people[1]?.id }, async (tx) => (await tx.query(`select tier from public.user_tiers`)).rows);
+    const tier = await withClaims(
+      db,
+      { role: 'authenticated', sub: people[1]?.id },
+      async (tx) => (await tx.query(`select tier from public.user_tiers`)).rows,
+    );
     expect(tier).toEqual([{ tier: people[1]?.tier }]);
   });
 });

@@ -27,11 +27,13 @@ export const anonClaims: Claims = { role: 'anon' };
 export const serviceClaims: Claims = { role: 'service_role' };
 
 export type Outcome =
-  | { ok: true; rows: Row[]; affected: number }
-  | { ok: false; error: string; code: string | undefined };
+  { ok: true; rows: Row[]; affected: number } | { ok: false; error: string; code: string | undefined };
 
 class Rollback extends Error {
-  constructor(readonly rows: Row[], readonly affected: number) {
+  constructor(
+    readonly rows: Row[],
+    readonly affected: number,
+  ) {
     super('rollback');
   }
 }

@@ -78,83 +78,241 @@ for (const actor of actors) {
   // ---------------------------------------------------------------- profiles
   if (me && mine) {
     const ownProfile = mine.displayName ? [{ id: me, user_id: me, display_name: mine.displayName }] : [];
-    add({ name: n('profiles', 'select', 'own'), claims, sql: `select id, user_id, display_name from public.profiles where user_id = $1`, params: [me], allow: true, rows: ownProfile });
-    add({ name: n('profiles', 'select', 'all rows'), claims, sql: `select id, user_id, display_name from public.profiles order by id`, allow: true, rows: ownProfile });
+    add({
+      name: n('profiles', 'select', 'own'),
+      claims,
+      sql: `select id, user_id, display_name from public.profiles where user_id = $1`,
+      params: [me],
+      allow: true,
+      rows: ownProfile,
+    });
+    add({
+      name: n('profiles', 'select', 'all rows'),
+      claims,
+      sql: `select id, user_id, display_name from public.profiles order by id`,
+      allow: true,
+      rows: ownProfile,
+    });
     if (mine.displayName) {
-      add({ name: n('profiles', 'insert', 'own (already has one)'), claims, sql: `insert into public.profiles (id, user_id, display_name) values ($1, $1, 'Second') returning id`, params: [me], allow: false });
+      add({
+        name: n('profiles', 'insert', 'own (already has one)'),
+        claims,
+        sql: `insert into public.profiles (id, user_id, display_name) values ($1, $1, 'Second') returning id`,
+        params: [me],
+        allow: false,
+      });
     } else {
       add({
-        name: n('profiles', 'insert', 'own'), claims, allow: true,
+        name: n('profiles', 'insert', 'own'),
+        claims,
+        allow: true,
         sql: `insert into public.profiles (id, user_id, display_name) values ($1, $1, 'New Name') returning id, user_id, display_name, avatar_url`,
-        params: [me], rows: [{ id: me, user_id: me, display_name: 'New Name', avatar_url: null }],
-        verify: { sql: `select display_name from public.profiles where id = $1`, params: [me], rows: [{ display_name: 'New Name' }] },
+        params: [me],
+        rows: [{ id: me, user_id: me, display_name: 'New Name', avatar_url: null }],
+        verify: {
+          sql: `select display_name from public.profiles where id = $1`,
+          params: [me],
+          rows: [{ display_name: 'New Name' }],
+        },
       });
     }
     add({
-      name: n('profiles', 'update', 'own display_name'), claims, allow: true,
+      name: n('profiles', 'update', 'own display_name'),
+      claims,
+      allow: true,
       sql: `update public.profiles set display_name = 'Renamed' where user_id = $1 returning user_id, display_name`,
-      params: [me], rows: mine.displayName ? [{ user_id: me, display_name: 'Renamed' }] : [],
+      params: [me],
+      rows: mine.displayName ? [{ user_id: me, display_name: 'Renamed' }] : [],
     });
     add({
-      name: n('profiles', 'update', 'own avatar_url'), claims, allow: true,
+      name: n('profiles', 'update', 'own avatar_url'),
+      claims,
+      allow: true,
       sql: `update public.profiles set avatar_url = $2 where user_id = $1 returning user_id, avatar_url`,
       params: [me, `http://127.0.0.1:54321/storage/v1/object/public/avatars/${me}/avatar.png`],
-      rows: mine.displayName ? [{ user_id: me, avatar_url: `http://127.0.0.1:54321/storage/v1/object/public/avatars/${me}/avatar.png` }] : [],
+      rows: mine.displayName
+        ? [{ user_id: me, avatar_url: `http://127.0.0.1:54321/storage/v1/object/public/avatars/${me}/avatar.png` }]
+        : [],
     });
     add({
-      name: n('profiles', 'upsert', 'own (content columns)'), claims, allow: true,
+      name: n('profiles', 'upsert', 'own (content columns)'),
+      claims,
+      allow: true,
       sql: `insert into public.profiles (id, user_id, display_name) values ($1, $1, 'Upserted')
             on conflict (id) do update set display_name = excluded.display_name returning id, user_id, display_name`,
-      params: [me], rows: [{ id: me, user_id: me, display_name: 'Upserted' }],
-      verify: { sql: `select display_name from public.profiles where id = $1`, params: [me], rows: [{ display_name: 'Upserted' }] },
+      params: [me],
+      rows: [{ id: me, user_id: me, display_name: 'Upserted' }],
+      verify: {
+        sql: `select display_name from public.profiles where id = $1`,
+        params: [me],
+        rows: [{ display_name: 'Upserted' }],
+      },
     });
-    add({ name: n('profiles', 'delete', 'own'), claims, sql: `delete from public.profiles where user_id = $1 returning id`, params: [me], allow: false });
+    add({
+      name: n('profiles', 'delete', 'own'),
+      claims,
+      sql: `delete from public.profiles where user_id = $1 returning id`,
+      params: [me],
+      allow: false,
+    });
   } else {
     add({ name: n('profiles', 'select', 'all rows'), claims, sql: `select id from public.profiles`, allow: false });
   }
-  add({ name: n('profiles', 'select', 'another user'), claims, sql: `select id, display_name from public.profiles where user_id = $1`, params: [other], allow: false });
-  add({ name: n('profiles', 'insert', 'another user'), claims, sql: `insert into public.profiles (id, user_id, display_name) values ($1, $1, 'Hijack') returning id`, params: [stranger], allow: false });
-  add({ name: n('profiles', 'update', 'another user'), claims, sql: `update public.profiles set display_name = 'Hijack' where user_id = $1 returning id`, params: [other], allow: false });
   add({
-    name: n('profiles', 'upsert', 'another user'), claims, allow: false,
+    name: n('profiles', 'select', 'another user'),
+    claims,
+    sql: `select id, display_name from public.profiles where user_id = $1`,
+    params: [other],
+    allow: false,
+  });
+  add({
+    name: n('profiles', 'insert', 'another user'),
+    claims,
+    sql: `insert into public.profiles (id, user_id, display_name) values ($1, $1, 'Hijack') returning id`,
+    params: [stranger],
+    allow: false,
+  });
+  add({
+    name: n('profiles', 'update', 'another user'),
+    claims,
+    sql: `update public.profiles set display_name = 'Hijack' where user_id = $1 returning id`,
+    params: [other],
+    allow: false,
+  });
+  add({
+    name: n('profiles', 'upsert', 'another user'),
+    claims,
+    allow: false,
     sql: `insert into public.profiles (id, user_id, display_name) values ($1, $1, 'Hijack')
           on conflict (id) do update set display_name = excluded.display_name returning id`,
     params: [other],
   });
-  add({ name: n('profiles', 'delete', 'another user'), claims, sql: `delete from public.profiles where user_id = $1 returning id`, params: [other], allow: false });
+  add({
+    name: n('profiles', 'delete', 'another user'),
+    claims,
+    sql: `delete from public.profiles where user_id = $1 returning id`,
+    params: [other],
+    allow: false,
+  });
 
   // ---------------------------------------------------------------- user_tiers
   if (me && mine) {
     const ownTier = mine.tier ? [{ user_id: me, tier: mine.tier }] : [];
-    add({ name: n('user_tiers', 'select', 'own'), claims, sql: `select user_id, tier from public.user_tiers where user_id = $1`, params: [me], allow: true, rows: ownTier });
-    add({ name: n('user_tiers', 'select', 'all rows'), claims, sql: `select user_id, tier from public.user_tiers order by user_id`, allow: true, rows: ownTier });
-    add({ name: n('user_tiers', 'insert', 'own (self-grant)'), claims, sql: `insert into public.user_tiers (user_id, tier) values ($1, 'complete') returning tier`, params: [me], allow: false });
-    add({ name: n('user_tiers', 'update', 'own (self-upgrade)'), claims, sql: `update public.user_tiers set tier = 'complete' where user_id = $1 returning tier`, params: [me], allow: false });
     add({
-      name: n('user_tiers', 'upsert', 'own (self-grant)'), claims, allow: false,
+      name: n('user_tiers', 'select', 'own'),
+      claims,
+      sql: `select user_id, tier from public.user_tiers where user_id = $1`,
+      params: [me],
+      allow: true,
+      rows: ownTier,
+    });
+    add({
+      name: n('user_tiers', 'select', 'all rows'),
+      claims,
+      sql: `select user_id, tier from public.user_tiers order by user_id`,
+      allow: true,
+      rows: ownTier,
+    });
+    add({
+      name: n('user_tiers', 'insert', 'own (self-grant)'),
+      claims,
+      sql: `insert into public.user_tiers (user_id, tier) values ($1, 'complete') returning tier`,
+      params: [me],
+      allow: false,
+    });
+    add({
+      name: n('user_tiers', 'update', 'own (self-upgrade)'),
+      claims,
+      sql: `update public.user_tiers set tier = 'complete' where user_id = $1 returning tier`,
+      params: [me],
+      allow: false,
+    });
+    add({
+      name: n('user_tiers', 'upsert', 'own (self-grant)'),
+      claims,
+      allow: false,
       sql: `insert into public.user_tiers (user_id, tier) values ($1, 'complete') on conflict (user_id) do update set tier = excluded.tier returning tier`,
       params: [me],
     });
-    add({ name: n('user_tiers', 'delete', 'own'), claims, sql: `delete from public.user_tiers where user_id = $1 returning tier`, params: [me], allow: false });
-    add({ name: n('rpc', 'is_staff', 'self'), claims, sql: `select public.is_staff() as is_staff`, allow: true, rows: [{ is_staff: isStaff }] });
-    add({ name: n('rpc', 'current_tier_rank', 'self'), claims, sql: `select public.current_tier_rank() as rank`, allow: true, rows: [{ rank: myRank }] });
+    add({
+      name: n('user_tiers', 'delete', 'own'),
+      claims,
+      sql: `delete from public.user_tiers where user_id = $1 returning tier`,
+      params: [me],
+      allow: false,
+    });
+    add({
+      name: n('rpc', 'is_staff', 'self'),
+      claims,
+      sql: `select public.is_staff() as is_staff`,
+      allow: true,
+      rows: [{ is_staff: isStaff }],
+    });
+    add({
+      name: n('rpc', 'current_tier_rank', 'self'),
+      claims,
+      sql: `select public.current_tier_rank() as rank`,
+      allow: true,
+      rows: [{ rank: myRank }],
+    });
   } else {
-    add({ name: n('user_tiers', 'select', 'all rows'), claims, sql: `select user_id from public.user_tiers`, allow: false });
-    add({ name: n('rpc', 'is_staff', 'self'), claims, sql: `select public.is_staff() as is_staff`, allow: true, rows: [{ is_staff: false }] });
+    add({
+      name: n('user_tiers', 'select', 'all rows'),
+      claims,
+      sql: `select user_id from public.user_tiers`,
+      allow: false,
+    });
+    add({
+      name: n('rpc', 'is_staff', 'self'),
+      claims,
+      sql: `select public.is_staff() as is_staff`,
+      allow: true,
+      rows: [{ is_staff: false }],
+    });
   }
-  add({ name: n('user_tiers', 'select', 'another user'), claims, sql: `select tier from public.user_tiers where user_id = $1`, params: [other], allow: false });
-  add({ name: n('user_tiers', 'insert', 'another user'), claims, sql: `insert into public.user_tiers (user_id, tier) values ($1, 'complete') returning tier`, params: [stranger], allow: false });
-  add({ name: n('user_tiers', 'update', 'another user'), claims, sql: `update public.user_tiers set tier = 'complete' where user_id = $1 returning tier`, params: [other], allow: false });
   add({
-    name: n('user_tiers', 'upsert', 'another user'), claims, allow: false,
+    name: n('user_tiers', 'select', 'another user'),
+    claims,
+    sql: `select tier from public.user_tiers where user_id = $1`,
+    params: [other],
+    allow: false,
+  });
+  add({
+    name: n('user_tiers', 'insert', 'another user'),
+    claims,
+    sql: `insert into public.user_tiers (user_id, tier) values ($1, 'complete') returning tier`,
+    params: [stranger],
+    allow: false,
+  });
+  add({
+    name: n('user_tiers', 'update', 'another user'),
+    claims,
+    sql: `update public.user_tiers set tier = 'complete' where user_id = $1 returning tier`,
+    params: [other],
+    allow: false,
+  });
+  add({
+    name: n('user_tiers', 'upsert', 'another user'),
+    claims,
+    allow: false,
     sql: `insert into public.user_tiers (user_id, tier) values ($1, 'complete') on conflict (user_id) do update set tier = excluded.tier returning tier`,
     params: [other],
   });
-  add({ name: n('user_tiers', 'delete', 'another user'), claims, sql: `delete from public.user_tiers where user_id = $1 returning tier`, params: [other], allow: false });
+  add({
+    name: n('user_tiers', 'delete', 'another user'),
+    claims,
+    sql: `delete from public.user_tiers where user_id = $1 returning tier`,
+    params: [other],
+    allow: false,
+  });
   if (isStaff) {
     add({
-      name: n('rpc', 'set_user_tier', 'another user'), claims, allow: true,
-      sql: `select public.set_user_tier($1, 'accelerated') as result`, params: [other], rows: [{ result: '' }],
+      name: n('rpc', 'set_user_tier', 'another user'),
+      claims,
+      allow: true,
+      sql: `select public.set_user_tier($1, 'accelerated') as result`,
+      params: [other],
+      rows: [{ result: '' }],
       verify: {
         sql: `select t.tier, a.old_tier, a.new_tier, a.changed_by from public.user_tiers t
               join public.tier_audit a on a.target_user = t.user_id where t.user_id = $1 order by a.id desc limit 1`,
@@ -163,8 +321,21 @@ for (const actor of actors) {
       },
     });
   } else {
-    add({ name: n('rpc', 'set_user_tier', 'another user'), claims, sql: `select public.set_user_tier($1, 'complete')`, params: [other], allow: false });
-    if (me) add({ name: n('rpc', 'set_user_tier', 'own (self-grant)'), claims, sql: `select public.set_user_tier($1, 'complete')`, params: [me], allow: false });
+    add({
+      name: n('rpc', 'set_user_tier', 'another user'),
+      claims,
+      sql: `select public.set_user_tier($1, 'complete')`,
+      params: [other],
+      allow: false,
+    });
+    if (me)
+      add({
+        name: n('rpc', 'set_user_tier', 'own (self-grant)'),
+        claims,
+        sql: `select public.set_user_tier($1, 'complete')`,
+        params: [me],
+        allow: false,
+      });
   }
 
   // ---------------------------------------------------------------- avatars bucket
@@ -184,65 +355,260 @@ for (const actor of actors) {
 
   if (me) {
     const own = avatarFile(me);
-    add({ name: n('avatars', 'upload', 'own new file'), claims, sql: insertObject, params: ['avatars', `${me}/avatar.webp`, me, webp], allow: true, rows: [{ name: `${me}/avatar.webp`, owner_id: me }] });
-    add({ name: n('avatars', 'overwrite (update)', 'own'), claims, sql: updateObject, params: ['avatars', own, webp], allow: true, rows: [{ name: own, mimetype: 'image/webp' }] });
-    add({ name: n('avatars', 'overwrite (upsert)', 'own'), claims, sql: upsertObject, params: ['avatars', own, me, webp], allow: true, rows: [{ name: own, mimetype: 'image/webp' }] });
-    add({ name: n('avatars', 'read', 'own'), claims, sql: readObject, params: ['avatars', own], allow: true, rows: [{ name: own, mimetype: 'image/png' }] });
-    add({ name: n('avatars', 'sign', 'own'), claims, sql: signObject, params: ['avatars', own], allow: true, rows: [{ signable: true, name: own }] });
-    add({ name: n('avatars', 'list', 'own folder'), claims, sql: listPrefix, params: ['avatars', `${me}/`], allow: true, rows: [{ name: own }] });
-    add({ name: n('avatars', 'list', 'whole bucket'), claims, sql: listPrefix, params: ['avatars', ''], allow: true, rows: [{ name: own }] });
-    add({ name: n('avatars', 'delete', 'own'), claims, sql: deleteObject, params: ['avatars', own], allow: true, rows: [{ name: own }] });
+    add({
+      name: n('avatars', 'upload', 'own new file'),
+      claims,
+      sql: insertObject,
+      params: ['avatars', `${me}/avatar.webp`, me, webp],
+      allow: true,
+      rows: [{ name: `${me}/avatar.webp`, owner_id: me }],
+    });
+    add({
+      name: n('avatars', 'overwrite (update)', 'own'),
+      claims,
+      sql: updateObject,
+      params: ['avatars', own, webp],
+      allow: true,
+      rows: [{ name: own, mimetype: 'image/webp' }],
+    });
+    add({
+      name: n('avatars', 'overwrite (upsert)', 'own'),
+      claims,
+      sql: upsertObject,
+      params: ['avatars', own, me, webp],
+      allow: true,
+      rows: [{ name: own, mimetype: 'image/webp' }],
+    });
+    add({
+      name: n('avatars', 'read', 'own'),
+      claims,
+      sql: readObject,
+      params: ['avatars', own],
+      allow: true,
+      rows: [{ name: own, mimetype: 'image/png' }],
+    });
+    add({
+      name: n('avatars', 'sign', 'own'),
+      claims,
+      sql: signObject,
+      params: ['avatars', own],
+      allow: true,
+      rows: [{ signable: true, name: own }],
+    });
+    add({
+      name: n('avatars', 'list', 'own folder'),
+      claims,
+      sql: listPrefix,
+      params: ['avatars', `${me}/`],
+      allow: true,
+      rows: [{ name: own }],
+    });
+    add({
+      name: n('avatars', 'list', 'whole bucket'),
+      claims,
+      sql: listPrefix,
+      params: ['avatars', ''],
+      allow: true,
+      rows: [{ name: own }],
+    });
+    add({
+      name: n('avatars', 'delete', 'own'),
+      claims,
+      sql: deleteObject,
+      params: ['avatars', own],
+      allow: true,
+      rows: [{ name: own }],
+    });
   } else {
     add({ name: n('avatars', 'list', 'whole bucket'), claims, sql: listPrefix, params: ['avatars', ''], allow: false });
   }
   const theirs = avatarFile(other);
-  add({ name: n('avatars', 'upload', 'another user'), claims, sql: insertObject, params: ['avatars', `${other}/avatar.webp`, me ?? other, webp], allow: false });
-  add({ name: n('avatars', 'overwrite (update)', 'another user'), claims, sql: updateObject, params: ['avatars', theirs, webp], allow: false });
-  add({ name: n('avatars', 'overwrite (upsert)', 'another user'), claims, sql: upsertObject, params: ['avatars', theirs, me ?? other, png], allow: false });
-  add({ name: n('avatars', 'read', 'another user'), claims, sql: readObject, params: ['avatars', theirs], allow: false });
-  add({ name: n('avatars', 'sign', 'another user'), claims, sql: signObject, params: ['avatars', theirs], allow: false });
-  add({ name: n('avatars', 'list', 'another user folder'), claims, sql: listPrefix, params: ['avatars', `${other}/`], allow: false });
-  add({ name: n('avatars', 'delete', 'another user'), claims, sql: deleteObject, params: ['avatars', theirs], allow: false });
+  add({
+    name: n('avatars', 'upload', 'another user'),
+    claims,
+    sql: insertObject,
+    params: ['avatars', `${other}/avatar.webp`, me ?? other, webp],
+    allow: false,
+  });
+  add({
+    name: n('avatars', 'overwrite (update)', 'another user'),
+    claims,
+    sql: updateObject,
+    params: ['avatars', theirs, webp],
+    allow: false,
+  });
+  add({
+    name: n('avatars', 'overwrite (upsert)', 'another user'),
+    claims,
+    sql: upsertObject,
+    params: ['avatars', theirs, me ?? other, png],
+    allow: false,
+  });
+  add({
+    name: n('avatars', 'read', 'another user'),
+    claims,
+    sql: readObject,
+    params: ['avatars', theirs],
+    allow: false,
+  });
+  add({
+    name: n('avatars', 'sign', 'another user'),
+    claims,
+    sql: signObject,
+    params: ['avatars', theirs],
+    allow: false,
+  });
+  add({
+    name: n('avatars', 'list', 'another user folder'),
+    claims,
+    sql: listPrefix,
+    params: ['avatars', `${other}/`],
+    allow: false,
+  });
+  add({
+    name: n('avatars', 'delete', 'another user'),
+    claims,
+    sql: deleteObject,
+    params: ['avatars', theirs],
+    allow: false,
+  });
 
   // ---------------------------------------------------------------- resources bucket
   const canRead = (tier: Tier) => isStaff || (myRank !== null && myRank >= rank[tier]);
   for (const tier of tierList) {
     const file = resourceFile(tier);
     const ok = canRead(tier);
-    add({ name: n('resources', 'read', `${tier} file`), claims, sql: readObject, params: ['resources', file], allow: ok, rows: [{ name: file, mimetype: 'application/pdf' }] });
-    add({ name: n('resources', 'sign', `${tier} file`), claims, sql: signObject, params: ['resources', file], allow: ok, rows: [{ signable: true, name: file }] });
-    add({ name: n('resources', 'list', `${tier}/sample/ folder`), claims, sql: listPrefix, params: ['resources', `${tier}/sample/`], allow: ok, rows: [{ name: file }] });
+    add({
+      name: n('resources', 'read', `${tier} file`),
+      claims,
+      sql: readObject,
+      params: ['resources', file],
+      allow: ok,
+      rows: [{ name: file, mimetype: 'application/pdf' }],
+    });
+    add({
+      name: n('resources', 'sign', `${tier} file`),
+      claims,
+      sql: signObject,
+      params: ['resources', file],
+      allow: ok,
+      rows: [{ signable: true, name: file }],
+    });
+    add({
+      name: n('resources', 'list', `${tier}/sample/ folder`),
+      claims,
+      sql: listPrefix,
+      params: ['resources', `${tier}/sample/`],
+      allow: ok,
+      rows: [{ name: file }],
+    });
   }
-  const readable = tierList.filter(canRead).map(resourceFile).sort().map((name) => ({ name }));
-  add({ name: n('resources', 'list', 'whole bucket'), claims, sql: listPrefix, params: ['resources', ''], allow: readable.length > 0, rows: readable });
+  const readable = tierList
+    .filter(canRead)
+    .map(resourceFile)
+    .sort()
+    .map((name) => ({ name }));
+  add({
+    name: n('resources', 'list', 'whole bucket'),
+    claims,
+    sql: listPrefix,
+    params: ['resources', ''],
+    allow: readable.length > 0,
+    rows: readable,
+  });
   const pdf = JSON.stringify(objectMetadata('application/pdf', 123_456));
   const epub = JSON.stringify(objectMetadata('application/epub+zip', 123_456));
   const target = resourceFile('ebook');
-  add({ name: n('resources', 'upload', 'ebook/sample/new.pdf'), claims, sql: insertObject, params: ['resources', 'ebook/sample/new.pdf', me ?? demo.staff, pdf], allow: isStaff, rows: [{ name: 'ebook/sample/new.pdf', owner_id: me }] });
-  add({ name: n('resources', 'upload', 'complete/sample/new.epub'), claims, sql: insertObject, params: ['resources', 'complete/sample/new.epub', me ?? demo.staff, epub], allow: isStaff, rows: [{ name: 'complete/sample/new.epub', owner_id: me }] });
-  add({ name: n('resources', 'overwrite (update)', target), claims, sql: updateObject, params: ['resources', target, epub], allow: isStaff, rows: [{ name: target, mimetype: 'application/epub+zip' }] });
-  add({ name: n('resources', 'overwrite (upsert)', target), claims, sql: upsertObject, params: ['resources', target, me ?? demo.staff, epub], allow: isStaff, rows: [{ name: target, mimetype: 'application/epub+zip' }] });
-  add({ name: n('resources', 'delete', target), claims, sql: deleteObject, params: ['resources', target], allow: isStaff, rows: [{ name: target }] });
+  add({
+    name: n('resources', 'upload', 'ebook/sample/new.pdf'),
+    claims,
+    sql: insertObject,
+    params: ['resources', 'ebook/sample/new.pdf', me ?? demo.staff, pdf],
+    allow: isStaff,
+    rows: [{ name: 'ebook/sample/new.pdf', owner_id: me }],
+  });
+  add({
+    name: n('resources', 'upload', 'complete/sample/new.epub'),
+    claims,
+    sql: insertObject,
+    params: ['resources', 'complete/sample/new.epub', me ?? demo.staff, epub],
+    allow: isStaff,
+    rows: [{ name: 'complete/sample/new.epub', owner_id: me }],
+  });
+  add({
+    name: n('resources', 'overwrite (update)', target),
+    claims,
+    sql: updateObject,
+    params: ['resources', target, epub],
+    allow: isStaff,
+    rows: [{ name: target, mimetype: 'application/epub+zip' }],
+  });
+  add({
+    name: n('resources', 'overwrite (upsert)', target),
+    claims,
+    sql: upsertObject,
+    params: ['resources', target, me ?? demo.staff, epub],
+    allow: isStaff,
+    rows: [{ name: target, mimetype: 'application/epub+zip' }],
+  });
+  add({
+    name: n('resources', 'delete', target),
+    claims,
+    sql: deleteObject,
+    params: ['resources', target],
+    allow: isStaff,
+    rows: [{ name: target }],
+  });
 }
 
 // service_role is the server's key (webhooks, dashboard): it bypasses RLS by design.
 add({
-  name: 'service_role | user_tiers | upsert | any user', claims: serviceClaims, allow: true,
+  name: 'service_role | user_tiers | upsert | any user',
+  claims: serviceClaims,
+  allow: true,
   sql: `insert into public.user_tiers (user_id, tier) values ($1, 'foundation') on conflict (user_id) do update set tier = excluded.tier returning user_id, tier`,
-  params: [stranger], rows: [{ user_id: stranger, tier: 'foundation' }],
-  verify: { sql: `select new_tier, changed_by, changed_by_role from public.tier_audit where target_user = $1`, params: [stranger], rows: [{ new_tier: 'foundation', changed_by: null, changed_by_role: 'service_role' }] },
+  params: [stranger],
+  rows: [{ user_id: stranger, tier: 'foundation' }],
+  verify: {
+    sql: `select new_tier, changed_by, changed_by_role from public.tier_audit where target_user = $1`,
+    params: [stranger],
+    rows: [{ new_tier: 'foundation', changed_by: null, changed_by_role: 'service_role' }],
+  },
 });
-add({ name: 'service_role | user_tiers | select | all rows', claims: serviceClaims, sql: `select count(*)::int as n from public.user_tiers`, allow: true, rows: [{ n: 5 }] });
-add({ name: 'service_role | resources | list | whole bucket', claims: serviceClaims, sql: `select count(*)::int as n from storage.objects where bucket_id = 'resources'`, allow: true, rows: [{ n: 4 }] });
-add({ name: 'service_role | rpc | set_user_tier | any user', claims: serviceClaims, sql: `select public.set_user_tier($1, 'complete')`, params: [stranger], allow: false });
+add({
+  name: 'service_role | user_tiers | select | all rows',
+  claims: serviceClaims,
+  sql: `select count(*)::int as n from public.user_tiers`,
+  allow: true,
+  rows: [{ n: 5 }],
+});
+add({
+  name: 'service_role | resources | list | whole bucket',
+  claims: serviceClaims,
+  sql: `select count(*)::int as n from storage.objects where bucket_id = 'resources'`,
+  allow: true,
+  rows: [{ n: 4 }],
+});
+add({
+  name: 'service_role | rpc | set_user_tier | any user',
+  claims: serviceClaims,
+  sql: `select public.set_user_tier($1, 'complete')`,
+  params: [stranger],
+  allow: false,
+});
 
 let db: PGlite;
 
 beforeAll(async () => {
   db = await createDatabase();
-  await db.query(`insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', 'stranger@example.com')`, [stranger]);
-  for (const id of Object.values(demo)) await putObject(db, 'avatars', avatarFile(id), id, objectMetadata('image/png', 2048));
-  for (const tier of tierList) await putObject(db, 'resources', resourceFile(tier), demo.staff, objectMetadata('application/pdf', 50_000));
+  await db.query(
+    `insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', 'stranger@example.com')`,
+    [stranger],
+  );
+  for (const id of Object.values(demo))
+    await putObject(db, 'avatars', avatarFile(id), id, objectMetadata('image/png', 2048));
+  for (const tier of tierList)
+    await putObject(db, 'resources', resourceFile(tier), demo.staff, objectMetadata('application/pdf', 50_000));
   console.log(
     `RLS matrix: ${cases.length} cases (${cases.filter((c) => c.allow).length} allowed, ${cases.filter((c) => !c.allow).length} refused) over ${actors.length + 1} actors`,
   );

@@ -80,7 +80,9 @@ describe('privileges', () => {
          and has_column_privilege('authenticated', 'public.profiles', attname, 'UPDATE') order by attname`,
     );
     expect(rows.map((r) => r.attname)).toEqual(['avatar_url', 'display_name']);
-    const del = await db.query<{ d: boolean }>(`select has_table_privilege('authenticated', 'public.profiles', 'DELETE') as d`);
+    const del = await db.query<{ d: boolean }>(
+      `select has_table_privilege('authenticated', 'public.profiles', 'DELETE') as d`,
+    );
     expect(del.rows).toEqual([{ d: false }]);
   });
 
@@ -116,7 +118,11 @@ describe('privileges', () => {
        from pg_proc p where p.pronamespace = 'public'::regnamespace order by 1`,
     );
     expect(rows.filter((r) => r.anon).map((r) => r.fn)).toEqual(['is_staff()', 'tier_rank(text)']);
-    expect(rows.find((r) => r.fn === 'set_user_tier(uuid,tier)')).toMatchObject({ anon: false, authenticated: true, service_role: false });
+    expect(rows.find((r) => r.fn === 'set_user_tier(uuid,tier)')).toMatchObject({
+      anon: false,
+      authenticated: true,
+      service_role: false,
+    });
     // Trigger functions are not callable by the API roles at all.
     for (const fn of ['audit_user_tier_change()', 'profiles_before_update()', 'user_tiers_before_update()']) {
       expect(rows.find((r) => r.fn === fn)).toMatchObject({ anon: false, authenticated: false });
@@ -151,13 +157,19 @@ describe('tier order', () => {
 
 describe('platform wiring', () => {
   it('profiles are published to realtime, and nothing else from public', async () => {
-    const { rows } = await db.query(`select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime'`);
+    const { rows } = await db.query(
+      `select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime'`,
+    );
     expect(rows).toEqual([{ schemaname: 'public', tablename: 'profiles' }]);
   });
 
   it('every migration is recorded as applied, in file order', async () => {
-    const files = readdirSync(migrationsDir).filter((f) => f.endsWith('.sql')).sort();
-    const { rows } = await db.query<{ version: string }>(`select version from supabase_migrations.schema_migrations order by version`);
+    const files = readdirSync(migrationsDir)
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
+    const { rows } = await db.query<{ version: string }>(
+      `select version from supabase_migrations.schema_migrations order by version`,
+    );
     expect(rows.map((r) => r.version)).toEqual(files.map((f) => f.split('_')[0]));
   });
 
@@ -168,9 +180,16 @@ describe('platform wiring', () => {
     );
     expect(rows).toEqual(declared);
     expect(rows).toEqual([
-      { id: 'avatars', public: true, file_size_limit: 2 * 1024 * 1024, allowed_mime_types: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] },
       {
-        id: 'resources', public: false, file_size_limit: 200 * 1024 * 1024,
+        id: 'avatars',
+        public: true,
+        file_size_limit: 2 * 1024 * 1024,
+        allowed_mime_types: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
+      },
+      {
+        id: 'resources',
+        public: false,
+        file_size_limit: 200 * 1024 * 1024,
         allowed_mime_types: ['application/pdf', 'application/epub+zip', 'application/x-mobipocket-ebook', 'audio/mpeg'],
       },
     ]);
@@ -190,7 +209,14 @@ describe('demo accounts (seed.sql)', () => {
        order by u.id`,
     );
     const row = (id: string, email: string, tier: string | null, display_name: string | null, staff = false) => ({
-      id, email, tier, display_name, staff, password_ok: true, confirmed: true, identities: 1,
+      id,
+      email,
+      tier,
+      display_name,
+      staff,
+      password_ok: true,
+      confirmed: true,
+      identities: 1,
     });
     expect(rows).toEqual([
       row(demo.ebook, 'ebook@example.com', 'ebook', 'Eve Ebook'),
@@ -232,7 +258,9 @@ function parseBuckets(toml: string) {
     if (!current || !kv) continue;
     const [, key = '', value = ''] = kv;
     const size = /^"(\d+)(KiB|MiB|GiB)"$/.exec(value);
-    current[key] = size ? Number(size[1]) * { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 }[size[2] as 'KiB'] : JSON.parse(value);
+    current[key] = size
+      ? Number(size[1]) * { KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 }[size[2] as 'KiB']
+      : JSON.parse(value);
   }
   return buckets.sort((a, b) => a.id.localeCompare(b.id));
 }
