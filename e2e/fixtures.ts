@@ -76,6 +76,8 @@ export async function expectAccessible(page: Page) {
  * admin API and deletes it when the test ends, so tests share nothing.
  */
 export const test = base.extend<{ makeUser: (options?: UserOptions) => Promise<TestUser> }>({
+  // Playwright requires the object pattern for fixture dependencies, even when empty.
+  // eslint-disable-next-line no-empty-pattern
   makeUser: async ({}, use) => {
     const made: string[] = [];
     await use(async (options = {}) => {

@@ -43,6 +43,27 @@ test('staff upload a file and a subscriber of that tier can download it', async 
   await admin.storage.from('resources').remove([`${resourceFolder(card)}/${name}`]);
 });
 
+test('a MOBI the browser calls octet-stream still uploads with the type the bucket allows', async ({
+  page,
+  makeUser,
+}) => {
+  const staff = await makeUser({ staff: true });
+  const card = findResourceCard('ebook')!;
+  const name = `e2e-${randomUUID()}.mobi`;
+  await signInAs(page, staff);
+  await page.goto('/admin-upload');
+  await page.getByLabel('Resource', { exact: true }).selectOption(card.slug);
+  await page
+    .getByLabel('File', { exact: true })
+    .setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from('BOOKMOBI sample') });
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByText(`${name} has been uploaded successfully.`)).toBeVisible();
+
+  const { data } = await admin.storage.from('resources').list(resourceFolder(card), { search: name });
+  expect(data?.[0]?.metadata?.mimetype).toBe('application/x-mobipocket-ebook');
+  await admin.storage.from('resources').remove([`${resourceFolder(card)}/${name}`]);
+});
+
 test('a subscriber who is not staff gets the staff-only page, and the database refuses them', async ({
   page,
   makeUser,

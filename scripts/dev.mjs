@@ -54,6 +54,8 @@ async function main() {
   let announced = false;
   child.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
+    // Strip colour codes before reading Vite's "Local:" line.
+    // eslint-disable-next-line no-control-regex
     const text = String(chunk).replace(/\x1b\[[0-9;]*m/g, '');
     const site = /Local:\s+(http\S+)/.exec(text)?.[1];
     if (site && !announced) {

@@ -35,7 +35,13 @@ function fromSession(session: Session | null): Pick<AuthState, 'status' | 'sessi
  * or when another tab writes a session.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<AuthState>({ status: 'loading', session: null, user: null, configError: null });
+  // No stored session means signed out for sure: say so at once, without loading the client.
+  const [state, setState] = useState<AuthState>(() => ({
+    status: hasStoredSession() ? 'loading' : 'signed-out',
+    session: null,
+    user: null,
+    configError: null,
+  }));
   const connecting = useRef<Promise<void> | null>(null);
 
   const connect = useCallback(() => {
@@ -60,7 +66,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (hasStoredSession()) void connect();
-    else setState((previous) => (previous.status === 'loading' ? { ...previous, status: 'signed-out' } : previous));
 
     const onStorage = (event: StorageEvent) => {
       if (event.key === AUTH_STORAGE_KEY) void connect();

@@ -3,7 +3,7 @@ import { parseEnv } from '@/config/env';
 import { resourceFolder, type ResourceCard } from '@/content/resources';
 import { resourceFileKeys } from '@/features/resources/api/list-resource-files';
 import { supabase } from '@/lib/supabase';
-import { resourceObjectPath, storageErrorMessage, storageObjectUrl } from '../lib/upload-rules';
+import { resourceContentType, resourceObjectPath, storageErrorMessage, storageObjectUrl } from '../lib/upload-rules';
 
 export type UploadRequest = {
   card: ResourceCard;
@@ -35,7 +35,7 @@ export async function uploadResource({ card, file, onProgress }: UploadRequest):
     xhr.setRequestHeader('apikey', env.VITE_SUPABASE_ANON_KEY);
     xhr.setRequestHeader('x-upsert', 'true');
     xhr.setRequestHeader('cache-control', 'max-age=3600');
-    xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
+    xhr.setRequestHeader('content-type', resourceContentType(file));
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     };

@@ -3,6 +3,7 @@ import { findResourceCard, resourceCards } from '@/content/resources';
 import {
   acceptAttribute,
   checkUploadFile,
+  resourceContentType,
   resourceObjectPath,
   storageErrorMessage,
   storageObjectUrl,
@@ -67,5 +68,21 @@ describe('storageErrorMessage', () => {
     expect(storageErrorMessage(400, '{"error":"Bad request"}')).toBe('Bad request');
     expect(storageErrorMessage(502, '<html>')).toBe('Upload failed with status 502.');
     expect(storageErrorMessage(0, '')).toBe('Network error: the upload did not reach the server.');
+  });
+});
+
+describe('resourceContentType', () => {
+  it('names the type the bucket allows, whatever the browser reported', () => {
+    expect(resourceContentType({ name: 'Book.MOBI', type: 'application/octet-stream' })).toBe(
+      'application/x-mobipocket-ebook',
+    );
+    expect(resourceContentType({ name: 'session.mp3', type: 'audio/mp3' })).toBe('audio/mpeg');
+    expect(resourceContentType({ name: 'book.epub', type: '' })).toBe('application/epub+zip');
+    expect(resourceContentType({ name: 'guide.pdf', type: 'application/pdf' })).toBe('application/pdf');
+  });
+
+  it('falls back to the reported type, then to octet-stream', () => {
+    expect(resourceContentType({ name: 'notes.txt', type: 'text/plain' })).toBe('text/plain');
+    expect(resourceContentType({ name: 'noext', type: '' })).toBe('application/octet-stream');
   });
 });

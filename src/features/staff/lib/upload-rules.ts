@@ -24,6 +24,22 @@ export function checkUploadFile(card: Pick<ResourceCard, 'accept'>, file: Pick<F
   return null;
 }
 
+/**
+ * The content type to send, from the file's extension. Browsers report `.mobi` as
+ * application/octet-stream and some `.mp3` as audio/mp3, which the bucket would refuse.
+ */
+const contentTypes: Record<string, string> = {
+  pdf: 'application/pdf',
+  epub: 'application/epub+zip',
+  mobi: 'application/x-mobipocket-ebook',
+  mp3: 'audio/mpeg',
+};
+
+export function resourceContentType(file: Pick<File, 'name' | 'type'>): string {
+  const extension = file.name.toLowerCase().split('.').pop() ?? '';
+  return contentTypes[extension] ?? (file.type || 'application/octet-stream');
+}
+
 /** Where the file goes in the private `resources` bucket: `{tier}/{slug}/{file name}`. */
 export function resourceObjectPath(card: Pick<ResourceCard, 'tier' | 'slug'>, file: Pick<File, 'name'>): string {
   return `${resourceFolder(card)}/${file.name}`;
