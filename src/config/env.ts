@@ -10,13 +10,13 @@ const envSchema = z.object({
   VITE_SUPABASE_URL: z
     .string({ error: 'VITE_SUPABASE_URL is missing.' })
     .trim()
-    .min(1, 'VITE_SUPABASE_URL is missing.')
-    .url('VITE_SUPABASE_URL must be a full URL such as https://your-project.supabase.co.')
+    .min(1, { error: 'VITE_SUPABASE_URL is missing.', abort: true })
+    .url({ error: 'VITE_SUPABASE_URL must be a full URL such as https://your-project.supabase.co.', abort: true })
     .refine((value) => /^https?:\/\//.test(value), 'VITE_SUPABASE_URL must start with http:// or https://.'),
   VITE_SUPABASE_ANON_KEY: z
     .string({ error: 'VITE_SUPABASE_ANON_KEY is missing.' })
     .trim()
-    .min(1, 'VITE_SUPABASE_ANON_KEY is missing.')
+    .min(1, { error: 'VITE_SUPABASE_ANON_KEY is missing.', abort: true })
     .refine(
       (value) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value) || value.startsWith('sb_publishable_'),
       'VITE_SUPABASE_ANON_KEY must be the project’s anon (public) key: a JWT or an sb_publishable_ key.',

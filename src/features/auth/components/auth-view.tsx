@@ -8,7 +8,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
 import { site } from '@/content/site';
 import { checkCredentials, type Credentials } from '../lib/credentials-schema';
-import { errorMessage } from '../lib/error-message';
+import { errorMessage } from '@/lib/error-message';
 
 type Mode = 'sign-in' | 'sign-up';
 

@@ -8,7 +8,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { errorMessage } from '@/features/auth/lib/error-message';
+import { errorMessage } from '@/lib/error-message';
 import { displayNameOrPlaceholder, getInitials } from '../lib/identity';
 import { Avatar } from './avatar';
 import { EditProfileDialog, type EditProfileProps } from './edit-profile-dialog';

@@ -12,7 +12,7 @@ import {
 } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { errorMessage } from '@/features/auth/lib/error-message';
+import { errorMessage } from '@/lib/error-message';
 import { checkAvatarFile } from '../lib/avatar-file';
 import { getInitials } from '../lib/identity';
 import { Avatar } from './avatar';

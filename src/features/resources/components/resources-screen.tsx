@@ -6,7 +6,7 @@ import { resourceCards } from '@/content/resources';
 import { isUnlocked } from '@/content/tiers';
 import { signOut } from '@/features/auth/api/sign-out';
 import { useAuth } from '@/features/auth/auth-provider';
-import { errorMessage } from '@/features/auth/lib/error-message';
+import { errorMessage } from '@/lib/error-message';
 import { useUserTier } from '@/features/tiers/api/get-user-tier';
 import { useResourceFiles } from '../api/list-resource-files';
 import type { FilesState } from '../lib/resource-files';

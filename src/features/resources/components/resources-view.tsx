@@ -6,7 +6,7 @@ import { paths } from '@/config/paths';
 import { resourceCards } from '@/content/resources';
 import { site } from '@/content/site';
 import { tierLabel, type Tier } from '@/content/tiers';
-import { errorMessage } from '@/features/auth/lib/error-message';
+import { errorMessage } from '@/lib/error-message';
 import { cardView, showsReadyForMore, type FilesState } from '../lib/resource-files';
 import { ResourceCardView } from './resource-card-view';
 

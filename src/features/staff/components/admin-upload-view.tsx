@@ -9,7 +9,7 @@ import { paths } from '@/config/paths';
 import { resourceCards, type ResourceCard } from '@/content/resources';
 import { site } from '@/content/site';
 import { tierLabel } from '@/content/tiers';
-import { errorMessage } from '@/features/auth/lib/error-message';
+import { errorMessage } from '@/lib/error-message';
 import { acceptAttribute, checkUploadFile, supportedFormatsText } from '../lib/upload-rules';
 
 function PageShell({ children }: { children: ReactNode }) {
