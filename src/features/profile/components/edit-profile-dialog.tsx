@@ -132,6 +132,8 @@ function EditProfileForm({
           id={`${id}-name`}
           name="displayName"
           autoComplete="name"
+          // The database refuses more (profiles.display_name check); say so before it does.
+          maxLength={80}
           value={name}
           onChange={(event) => setName(event.target.value)}
           placeholder="Your name"
