@@ -102,3 +102,27 @@ test('the landing page fits a 360 px phone without sideways scrolling', async ({
   await expect(page.getByRole('link', { name: /Purchase Your Yes, You Can! ebook Today!/ })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
 });
+
+test('every link on the public pages goes somewhere real', async ({ page }) => {
+  const known = new Set<string>([
+    ...Object.values(site.urls),
+    ...bundles.map((bundle) => bundle.purchaseUrl),
+    `mailto:${site.contactEmail}`,
+  ]);
+  const internal = new Set<string>();
+  for (const path of ['/', '/bundles', '/upgrade', '/auth']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const hrefs = await page.locator('a[href]').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+    expect(hrefs.length).toBeGreaterThan(0);
+    for (const href of hrefs) {
+      if (href.startsWith('/')) internal.add(href);
+      else expect(known, `${path} links to ${href}`).toContain(href);
+    }
+  }
+  for (const href of internal) {
+    await page.goto(href);
+    await expect(page.getByRole('heading', { level: 1 }), `${href} renders a page`).toBeVisible();
+    await expect(page.getByText('Oops! Page not found'), `${href} is not a 404`).toHaveCount(0);
+  }
+});
