@@ -6,6 +6,21 @@ import { ConfigError } from './config-error';
  * Validated once, so a missing or malformed value gives a page that says which and how to
  * fix it instead of a blank screen or an opaque network error.
  */
+function isJwt(value: string): boolean {
+  return /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value);
+}
+
+/** The `role` claim of a JWT (not verified: this only guards against pasting the wrong key). */
+function jwtRole(token: string): unknown {
+  try {
+    const payload = token.split('.')[1] ?? '';
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+    return (JSON.parse(json) as { role?: unknown }).role;
+  } catch {
+    return undefined;
+  }
+}
+
 const envSchema = z.object({
   VITE_SUPABASE_URL: z
     .string({ error: 'VITE_SUPABASE_URL is missing.' })
@@ -17,10 +32,15 @@ const envSchema = z.object({
     .string({ error: 'VITE_SUPABASE_ANON_KEY is missing.' })
     .trim()
     .min(1, { error: 'VITE_SUPABASE_ANON_KEY is missing.', abort: true })
-    .refine(
-      (value) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value) || value.startsWith('sb_publishable_'),
-      'VITE_SUPABASE_ANON_KEY must be the project’s anon (public) key: a JWT or an sb_publishable_ key.',
-    ),
+    .refine((value) => isJwt(value) || value.startsWith('sb_'), {
+      error: 'VITE_SUPABASE_ANON_KEY must be the project’s anon (public) key: a JWT or an sb_publishable_ key.',
+      abort: true,
+    })
+    // Only the anon JWT or a publishable key; any other sb_ key or JWT role is a secret one.
+    .refine((value) => (isJwt(value) ? jwtRole(value) === 'anon' : value.startsWith('sb_publishable_')), {
+      error:
+        'VITE_SUPABASE_ANON_KEY is a secret (service-role) key. Use the anon (public) key: a secret key in a VITE_ variable ships to every visitor.',
+    }),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -8,7 +8,19 @@ describe('safeNextPath', () => {
   });
 
   it('refuses other sites and odd forms, falling back to /resources', () => {
-    for (const next of ['//evil.example', 'https://evil.example/', 'evil.example', '/\\evil.example', '', null, undefined]) {
+    for (const next of [
+      '//evil.example',
+      'https://evil.example/',
+      'evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '/ /evil.example',
+      '/\u0000x',
+      '',
+      null,
+      undefined,
+    ]) {
       expect(safeNextPath(next)).toBe(paths.resources);
     }
   });

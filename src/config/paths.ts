@@ -10,12 +10,28 @@ export const paths = {
 
 export type AppPath = (typeof paths)[keyof typeof paths];
 
+const probeOrigin = 'http://same-site.invalid';
+
+function hasUnsafeCharacter(value: string): boolean {
+  for (const char of value) {
+    const code = char.charCodeAt(0);
+    if (code <= 0x20 || code === 0x7f || char === '\\') return true;
+  }
+  return false;
+}
+
 /**
  * Only same-site paths may be followed after sign-in: a `next` value must start with a
- * single `/` (so `//evil.example` and `https://…` are refused) and contain no backslash,
- * which some browsers treat as `/`.
+ * single `/` (so `//evil.example` and `https://…` are refused), contain no backslash or
+ * control/space character (browsers drop tabs and newlines, so `/\t/evil` reads as
+ * `//evil`), and still resolve to this site when parsed as a URL.
  */
 export function safeNextPath(next: string | null | undefined, fallback: string = paths.resources): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return fallback;
+  if (!next || !next.startsWith('/') || next.startsWith('//') || hasUnsafeCharacter(next)) return fallback;
+  try {
+    if (new URL(next, probeOrigin).origin !== probeOrigin) return fallback;
+  } catch {
+    return fallback;
+  }
   return next;
 }

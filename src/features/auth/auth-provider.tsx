@@ -1,7 +1,6 @@
 import type { Session, User } from '@supabase/supabase-js';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AUTH_STORAGE_KEY, hasStoredSession } from '@/config/auth-storage';
-import { ConfigError } from '@/config/config-error';
 
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
 
@@ -9,8 +8,6 @@ export type AuthState = {
   status: AuthStatus;
   session: Session | null;
   user: User | null;
-  /** Set when the Supabase env vars are missing or malformed. */
-  configError: ConfigError | null;
 };
 
 type AuthContextValue = AuthState & {
@@ -40,7 +37,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     status: hasStoredSession() ? 'loading' : 'signed-out',
     session: null,
     user: null,
-    configError: null,
   }));
   const connecting = useRef<Promise<void> | null>(null);
 
@@ -56,9 +52,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (error) console.error('Could not read the session', error);
         setState((previous) => ({ ...previous, ...fromSession(data.session) }));
       } catch (error) {
-        const configError =
-          error instanceof ConfigError ? error : new ConfigError([error instanceof Error ? error.message : String(error)]);
-        setState({ status: 'signed-out', session: null, user: null, configError });
+        // A missing config or a chunk that failed to load: nobody can be signed in on this
+        // page. Member routes show the config error themselves (their own import fails);
+        // forget the attempt so the next route that asks tries again.
+        console.error('Could not load the Supabase client', error);
+        connecting.current = null;
+        setState({ status: 'signed-out', session: null, user: null });
       }
     })();
     return connecting.current;

@@ -8,8 +8,13 @@ const pending = new Map<string, Promise<void>>();
 /**
  * Adds `<script src>` once per src and resolves when it has run. A failed or stalled load
  * is forgotten, so the next click tries again instead of reusing a dead promise.
+ *
+ * The timeout stays under the browser's ~5 s user-activation window, so the new-tab
+ * fallback that follows a failure is still allowed to open.
  */
-export function loadScriptOnce(src: string, doc: ScriptDocument, timeoutMs = 8000): Promise<void> {
+export const SDK_TIMEOUT_MS = 3000;
+
+export function loadScriptOnce(src: string, doc: ScriptDocument, timeoutMs = SDK_TIMEOUT_MS): Promise<void> {
   const existing = pending.get(src);
   if (existing) return existing;
   const loading = new Promise<void>((resolve, reject) => {
