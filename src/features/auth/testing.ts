@@ -8,14 +8,17 @@ import { AUTH_STORAGE_KEY } from '@/config/auth-storage';
  */
 export function useOfflineSupabaseEnv() {
   vi.stubEnv('VITE_SUPABASE_URL', 'http://127.0.0.1:9');
-  vi.stubEnv('VITE_SUPABASE_ANON_KEY', 'offline.test.key');
+  // An anon-role JWT shape: the env check refuses any other role.
+  vi.stubEnv('VITE_SUPABASE_ANON_KEY', `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode({ role: 'anon' })}.offline`);
+}
+
+function encode(value: object): string {
+  return btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 }
 
 /** Writes a session the client accepts without a network call (valid for an hour). */
 export function storeSession(user: { id: string; email: string }) {
   const expiresAt = Math.floor(Date.now() / 1000) + 3600;
-  const encode = (value: object) =>
-    btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
   // JWT-shaped (the client reads `exp` from it); the signature is never checked offline.
   const accessToken = [
     encode({ alg: 'HS256', typ: 'JWT' }),
