@@ -25,7 +25,24 @@ export function quoteIdent(name) {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-const CAST_RE = /^[a-z_][a-z0-9_ ]*(\[\])?$/i;
+// A cast in `select` is spliced into SQL, so only a bare type name (optionally an array of
+// it) from a short list is accepted: no spaces, quotes, parentheses or schema prefixes.
+const CAST_RE = /^([a-z_][a-z0-9_]*)(\[\])?$/;
+const CAST_TYPES = new Set([
+  'text', 'varchar', 'int', 'int2', 'int4', 'int8', 'smallint', 'integer', 'bigint', 'numeric',
+  'float4', 'float8', 'real', 'boolean', 'bool', 'uuid', 'json', 'jsonb', 'date', 'time',
+  'timestamptz', 'timestamp', 'interval',
+]);
+
+/** The cast as it goes into SQL, or a PGRST100 400 when it is not a plain allowed type name. */
+export function validateCast(cast) {
+  const m = CAST_RE.exec(cast);
+  if (!m || !CAST_TYPES.has(/** @type {string} */ (m[1]))) {
+    throw restError(400, 'PGRST100', `failed to parse select parameter (invalid cast "${cast}")`, null, `Allowed casts: ${[...CAST_TYPES].join(', ')} (optionally with [])`);
+  }
+  return cast;
+}
+
 
 /** Splits on `sep` at depth 0, honouring parentheses and double-quoted strings. */
 export function splitTopLevel(text, sep = ',') {
@@ -75,8 +92,7 @@ export function parseSelect(select) {
     const m = /^(?:([^:]+):(?!:))?([^:]+)(?:::(.+))?$/.exec(item);
     if (!m) throw restError(400, 'PGRST100', `failed to parse select parameter (${item})`);
     const [, alias, column, cast] = m;
-    if (cast && !CAST_RE.test(cast)) throw restError(400, 'PGRST100', `invalid cast "${cast}"`);
-    return { column: unquote(/** @type {string} */ (column).trim()), alias: alias ? unquote(alias.trim()) : null, cast: cast ?? null };
+    return { column: unquote(/** @type {string} */ (column).trim()), alias: alias ? unquote(alias.trim()) : null, cast: cast === undefined ? null : validateCast(cast) };
   });
 }
 
@@ -237,7 +253,7 @@ function parsePrefer(req) {
 
 function nonNegInt(value, name) {
   if (value == null) return null;
-  if (!/^\d+$/.test(value)) throw restError(400, 'PGRST100', `"${value}" is not a valid ${name}`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw restError(400, 'PGRST100', `"${value}" is not a valid ${name}`);
   return Number(value);
 }
 

@@ -211,3 +211,47 @@ describe('isolation under concurrency', () => {
     expect(await res.json()).toBe(false);
   });
 });
+
+describe('nothing from the query string reaches SQL unchecked', () => {
+  async function get(query: string, token?: string) {
+    const headers: Record<string, string> = { apikey: ANON_KEY };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    return fetch(`${server.url}/rest/v1/${query}`, { headers });
+  }
+
+  it('accepts only plain allowed type names as select casts (PGRST100 otherwise)', async () => {
+    const token = (await ebook.auth.getSession()).data.session!.access_token;
+    const injected = 'user_id::text as x from user_tiers as _t union all select session_user';
+    const res = await get(`user_tiers?select=${encodeURIComponent(injected)}`, token);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toMatchObject({ code: 'PGRST100' });
+    expect(Object.keys(body).sort()).toEqual(['code', 'details', 'hint', 'message']);
+    for (const cast of ['te xt', 'pg_catalog.text', 'text)', 'varchar(1)', 'regclass', 'text--', 'TEXT x', 'int[][]']) {
+      const r = await get(`profiles?select=${encodeURIComponent(`id::${cast}`)}`, token);
+      expect(r.status, cast).toBe(400);
+      expect(await r.json(), cast).toMatchObject({ code: 'PGRST100' });
+    }
+    // Plain casts still work.
+    const ok = await ebook.from('profiles').select('id::text, name:display_name::text');
+    expect(ok.error).toBeNull();
+    expect(ok.data).toEqual([{ id: EBOOK_ID, name: 'Eve Ebook' }]);
+  });
+
+  it('refuses hostile order, on_conflict and columns values with a 4xx', async () => {
+    const token = (await staff.auth.getSession()).data.session!.access_token;
+    const headers = { apikey: ANON_KEY, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Prefer: 'resolution=merge-duplicates' };
+    const hostile = ['id; select 1', 'id" desc, (select 1)--', 'id) do nothing; --'];
+    for (const h of hostile) {
+      const order = await get(`profiles?order=${encodeURIComponent(h)}`, token);
+      expect(order.status, h).toBe(400);
+      for (const param of ['on_conflict', 'columns']) {
+        const res = await fetch(`${server.url}/rest/v1/profiles?${param}=${encodeURIComponent(h)}`, { method: 'POST', headers, body: JSON.stringify({ id: EBOOK_ID }) });
+        expect(res.status, `${param}=${h}`).toBe(400);
+      }
+    }
+    const limit = await get('profiles?limit=99999999999999999999999', token);
+    expect(limit.status).toBe(400);
+    expect(await limit.json()).toMatchObject({ code: 'PGRST100' });
+  });
+});
