@@ -413,7 +413,14 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     const admin = /^\/?admin\/users(?:\/([^/]+))?$/.exec(path.replace(/\/+$/, ''));
     if (admin) {
       requireAdmin(token);
-      const id = admin[1] ? decodeURIComponent(admin[1]) : null;
+      let id = null;
+      if (admin[1]) {
+        try {
+          id = decodeURIComponent(admin[1]);
+        } catch {
+          throw authError(404, 'user_not_found', 'User not found');
+        }
+      }
       if (!id && method === 'GET') {
         const { body, headers } = await adminList(url);
         return { status: 200, body, headers };

@@ -43,6 +43,8 @@ export function validateCast(cast) {
   return cast;
 }
 
+/** How deeply `or=()` / `and=()` groups may nest (PostgREST's own parser has no need for more). */
+export const MAX_LOGIC_DEPTH = 8;
 
 /** Splits on `sep` at depth 0, honouring parentheses and double-quoted strings. */
 export function splitTopLevel(text, sep = ',') {
@@ -153,13 +155,16 @@ export function parseCondition(column, expr) {
   return { kind: 'cond', column, op, value, negate };
 }
 
-/** Parses an `or=(...)` / `and=(...)` group body into a tree. */
-export function parseLogic(kind, body, negate = false) {
+/** Parses an `or=(...)` / `and=(...)` group body into a tree (at most MAX_LOGIC_DEPTH deep). */
+export function parseLogic(kind, body, negate = false, depth = 1) {
+  if (depth > MAX_LOGIC_DEPTH) {
+    throw restError(400, 'PGRST100', `failed to parse logic tree: nested more than ${MAX_LOGIC_DEPTH} levels deep`);
+  }
   if (!body.startsWith('(') || !body.endsWith(')')) throw restError(400, 'PGRST100', `failed to parse logic tree (${body})`);
   const items = splitTopLevel(body.slice(1, -1)).map((raw) => {
     const item = raw.trim();
     const group = /^(not\.)?(or|and)(\(.*\))$/s.exec(item);
-    if (group) return parseLogic(/** @type {string} */ (group[2]), /** @type {string} */ (group[3]), Boolean(group[1]));
+    if (group) return parseLogic(/** @type {string} */ (group[2]), /** @type {string} */ (group[3]), Boolean(group[1]), depth + 1);
     const dot = item.indexOf('.');
     if (dot < 0) throw restError(400, 'PGRST100', `failed to parse logic tree (${item})`);
     return parseCondition(unquote(item.slice(0, dot)), item.slice(dot + 1));
@@ -548,7 +553,12 @@ export function createRestService({ db, withClaims, schema }) {
    */
   async function handle(req, claims, path, url, readJson) {
     const method = req.method ?? 'GET';
-    const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+    let segments;
+    try {
+      segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+    } catch {
+      throw restError(400, 'PGRST100', 'Invalid path specified in request URL: malformed percent-encoding');
+    }
     if (segments.length === 0) {
       return { status: 200, text: JSON.stringify({ swagger: '2.0', info: { title: 'local stand-in', version: '0' }, paths: {} }), type: 'application/json', headers: {} };
     }

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANON_KEY, signJwt, verifyJwt } from '../keys.mjs';
+import { ANON_KEY, SERVICE_ROLE_KEY, signJwt, verifyJwt } from '../keys.mjs';
+import { MAX_LOGIC_DEPTH } from '../rest.mjs';
+
+const EBOOK_ID = '00000000-0000-4000-8000-000000000001';
 import { anonClient, signedIn, startStandIn, type StandIn } from './helpers';
 
 // This file's server issues 1-second access tokens (the e2e session-expiry setting), which
@@ -70,6 +73,32 @@ describe('bad input gets a clear 4xx and the server stays up', () => {
     expect(embed.status).toBe(400);
     const schema = await fetch(`${server.url}/rest/v1/users`, { headers: { apikey: ANON_KEY, 'Accept-Profile': 'auth' } });
     expect(schema.status).toBe(406);
+    await alive();
+  });
+
+  it('a malformed percent-escape in a REST path is a PostgREST 400, not a 500', async () => {
+    for (const path of ['%zz', 'profiles%', 'rpc/is_staff%E0%A4%A']) {
+      const res = await fetch(`${server.url}/rest/v1/${path}`, { headers: { apikey: ANON_KEY } });
+      expect(res.status, path).toBe(400);
+      expect(await res.json(), path).toMatchObject({ code: 'PGRST100', details: null, hint: null });
+    }
+    const admin = await fetch(`${server.url}/auth/v1/admin/users/%zz`, { headers: { apikey: SERVICE_ROLE_KEY, Authorization: `Bearer ${SERVICE_ROLE_KEY}` } });
+    expect(admin.status).toBe(404);
+    expect(await admin.json()).toMatchObject({ error_code: 'user_not_found' });
+    await alive();
+  });
+
+  it('caps how deeply or=/and= groups nest (400 beyond the cap, not a 500)', async () => {
+    const nested = (levels: number) => `${'or('.repeat(levels - 1)}id.eq.${EBOOK_ID}${')'.repeat(levels - 1)}`;
+    const headers = { apikey: ANON_KEY, Authorization: `Bearer ${SERVICE_ROLE_KEY}` };
+    const ok = await fetch(`${server.url}/rest/v1/profiles?select=id&or=(${nested(MAX_LOGIC_DEPTH)})`, { headers });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual([{ id: EBOOK_ID }]);
+    for (const levels of [MAX_LOGIC_DEPTH + 1, 2000]) {
+      const res = await fetch(`${server.url}/rest/v1/profiles?select=id&or=(${nested(levels)})`, { headers });
+      expect(res.status, String(levels)).toBe(400);
+      expect(await res.json()).toMatchObject({ code: 'PGRST100' });
+    }
     await alive();
   });
 
