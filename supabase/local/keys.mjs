@@ -20,7 +20,7 @@ export function signJwt(payload, secret = JWT_SECRET) {
 }
 
 export class JwtError extends Error {
-  /** @param {'malformed' | 'signature' | 'expired'} reason */
+  /** @param {'malformed' | 'signature' | 'expired' | 'claims'} reason */
   constructor(reason, message) {
     super(message);
     this.reason = reason;
@@ -29,7 +29,8 @@ export class JwtError extends Error {
 
 /**
  * Verifies an HS256 JWT and returns its payload; throws JwtError('malformed' | 'signature' |
- * 'expired'). Only HS256 is accepted: a token claiming `none` or another algorithm is refused.
+ * 'expired' | 'claims': exp/nbf present but not a number, or nbf still in the future). Only
+ * HS256 is accepted: a token claiming `none` or another algorithm is refused.
  */
 export function verifyJwt(token, secret = JWT_SECRET, now = Math.floor(Date.now() / 1000)) {
   if (typeof token !== 'string') throw new JwtError('malformed', 'token is malformed');
@@ -52,8 +53,18 @@ export function verifyJwt(token, secret = JWT_SECRET, now = Math.floor(Date.now(
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new JwtError('signature', 'token signature is invalid: signature is invalid');
   }
+  // Registered time claims are optional, but when present they must be NumericDates (RFC 7519
+  // 4.1.4/4.1.5): a string or other type is refused, never skipped.
+  for (const claim of ['exp', 'nbf']) {
+    if (claim in payload && (typeof payload[claim] !== 'number' || !Number.isFinite(payload[claim]))) {
+      throw new JwtError('claims', `token has invalid claims: ${claim} must be a number`);
+    }
+  }
   if (typeof payload.exp === 'number' && payload.exp <= now) {
     throw new JwtError('expired', 'token has invalid claims: token is expired');
+  }
+  if (typeof payload.nbf === 'number' && payload.nbf > now) {
+    throw new JwtError('claims', 'token has invalid claims: token is not valid yet');
   }
   return payload;
 }

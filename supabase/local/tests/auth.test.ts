@@ -31,6 +31,41 @@ describe('keys', () => {
   });
 });
 
+describe('token time claims', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const sub = '00000000-0000-4000-8000-000000000001';
+
+  it('refuses an exp or nbf that is present but not a number, and a token not valid yet', () => {
+    for (const exp of ['9999999999', null, true, {}, [1]]) {
+      expect(() => verifyJwt(signJwt({ role: 'anon', exp })), JSON.stringify(exp)).toThrow(/exp must be a number/);
+    }
+    expect(() => verifyJwt(signJwt({ role: 'anon', nbf: '0' }))).toThrow(/nbf must be a number/);
+    expect(() => verifyJwt(signJwt({ role: 'anon', nbf: now() + 60 }))).toThrow(/not valid yet/);
+    expect(verifyJwt(signJwt({ role: 'anon', nbf: now() - 1, exp: now() + 60 })).role).toBe('anon');
+    expect(verifyJwt(signJwt({ role: 'anon' })).role).toBe('anon');
+  });
+
+  it('the services refuse such tokens as keys and as bearer tokens', async () => {
+    const bad = [
+      signJwt({ role: 'service_role', exp: '9999999999' }),
+      signJwt({ role: 'authenticated', sub, exp: `${now() + 60}` }),
+      signJwt({ role: 'authenticated', sub, nbf: now() + 60, exp: now() + 120 }),
+    ];
+    for (const token of bad) {
+      const asKey = await fetch(`${server.url}/rest/v1/profiles`, { headers: { apikey: token } });
+      expect(asKey.status).toBe(401);
+      const rest = await fetch(`${server.url}/rest/v1/profiles`, { headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}` } });
+      expect(rest.status).toBe(401);
+      expect(await rest.json()).toMatchObject({ code: 'PGRST301' });
+      const auth = await fetch(`${server.url}/auth/v1/user`, { headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}` } });
+      expect(auth.status).toBe(403);
+      const storage = await fetch(`${server.url}/storage/v1/object/list/resources`, { method: 'POST', headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}` }, body: '{}' });
+      expect(storage.status).toBe(400);
+      expect(await storage.json()).toMatchObject({ error: 'InvalidJWT' });
+    }
+  });
+});
+
 describe('sign-up', () => {
   it('auto-confirms and returns a session with GoTrue claims', async () => {
     const email = uniqueEmail('signup');
