@@ -35,6 +35,56 @@ export function authErrorBody(req, err) {
 
 export const AUTH_HEADERS = { 'X-Supabase-Api-Version': API_VERSION };
 
+/** supabase/config.toml [auth] site_url: where auth links lead when no allowed redirect is asked for. */
+export const SITE_URL = 'http://127.0.0.1:5173';
+
+/**
+ * supabase/config.toml [auth] additional_redirect_urls, mirrored here (a test checks that the two
+ * agree). Each entry allows itself and any path under it, on the same scheme, host and port.
+ */
+export const ADDITIONAL_REDIRECT_URLS = Object.freeze([
+  'http://127.0.0.1:5173/',
+  'http://localhost:5173/',
+  'http://127.0.0.1:4173/',
+  'http://localhost:4173/',
+]);
+
+function parseHttpUrl(text) {
+  if (typeof text !== 'string' || text === '') return null;
+  let u;
+  try {
+    u = new URL(text);
+  } catch {
+    return null;
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password) return null;
+  return u;
+}
+
+/**
+ * Where an auth link may send the browser: `candidate` when it is the site URL or one of the
+ * allowed redirect URLs (or a path under one of them), else the site URL, as GoTrue falls back.
+ * Anything that is not a plain http(s) URL (javascript:, protocol-relative, credentials) is refused.
+ * @param {unknown} candidate
+ * @param {string} siteUrl
+ * @param {readonly string[]} [allowList]
+ * @returns {string}
+ */
+export function safeRedirect(candidate, siteUrl, allowList = ADDITIONAL_REDIRECT_URLS) {
+  const target = parseHttpUrl(candidate);
+  if (!target) return siteUrl;
+  for (const entry of [siteUrl, ...allowList]) {
+    const base = parseHttpUrl(entry);
+    if (!base || base.origin !== target.origin) continue;
+    const prefix = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
+    if (target.pathname === base.pathname || target.pathname.startsWith(prefix)) {
+      target.hash = '';
+      return target.href;
+    }
+  }
+  return siteUrl;
+}
+
 function sha256hex(text) {
   return createHash('sha256').update(text).digest('hex');
 }
@@ -309,7 +359,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     if (!user) return {};
     const otp = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const tokenHash = sha256hex(email + otp);
-    const redirect = typeof redirectTo === 'string' && redirectTo ? redirectTo : siteUrl;
+    const redirect = safeRedirect(redirectTo, siteUrl);
     await db.query(`delete from _local.one_time_tokens where user_id = $1 and token_type = 'recovery'`, [user.id]);
     await db.query(
       `insert into _local.one_time_tokens (user_id, token_type, token_hash, otp, redirect_to) values ($1, 'recovery', $2, $3, $4)`,
@@ -466,7 +516,9 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
         const type = url.searchParams.get('type') ?? 'recovery';
         try {
           const { session, redirectTo } = await consumeRecovery({ tokenHash: url.searchParams.get('token') ?? '' });
-          const target = url.searchParams.get('redirect_to') || redirectTo || siteUrl;
+          // The link's redirect_to can be edited by whoever holds it: checked again here.
+          const asked = url.searchParams.get('redirect_to');
+          const target = asked ? safeRedirect(asked, siteUrl) : safeRedirect(redirectTo, siteUrl);
           const fragment = new URLSearchParams({
             access_token: session.access_token,
             expires_at: String(session.expires_at),
@@ -478,7 +530,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
           return { status: 303, redirect: `${target}#${fragment}` };
         } catch (err) {
           if (!(err instanceof HttpError)) throw err;
-          const target = url.searchParams.get('redirect_to') || siteUrl;
+          const target = safeRedirect(url.searchParams.get('redirect_to'), siteUrl);
           const fragment = new URLSearchParams({ error: 'access_denied', error_code: 'otp_expired', error_description: 'Email link is invalid or has expired' });
           return { status: 303, redirect: `${target}#${fragment}` };
         }

@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAuthService, authErrorBody, AUTH_HEADERS } from './auth.mjs';
+import { createAuthService, authErrorBody, AUTH_HEADERS, SITE_URL } from './auth.mjs';
 import { createDatabase, withClaims } from './db.mjs';
 import { answerPreflight, bearerToken, CORS_HEADERS, HttpError, parseJson, readBody, sendJson } from './http.mjs';
 import { ANON_KEY, DEMO_ACCOUNTS, DEMO_PASSWORD, JwtError, SERVICE_ROLE_KEY, verifyJwt } from './keys.mjs';
@@ -87,7 +87,7 @@ export async function startServer({
   quiet = false,
   seedSampleFiles: seedSamples = true,
   jwtExpiry = Number(process.env.LOCAL_SUPABASE_JWT_EXPIRY) || 3600,
-  siteUrl = process.env.LOCAL_SUPABASE_SITE_URL || 'http://127.0.0.1:5173',
+  siteUrl = process.env.LOCAL_SUPABASE_SITE_URL || SITE_URL,
 } = {}) {
   const log = quiet ? () => {} : (/** @type {string} */ m) => console.log(m);
   if (reset && dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -223,7 +223,15 @@ export async function startServer({
     }
 
     if (pathname === '/inbox' && req.method === 'GET') {
-      sendJson(res, 200, await auth.inbox(url));
+      // Recovery links are bearer credentials: only callers holding a demo key may read them,
+      // and no CORS headers are sent, so no other web page can read the inbox from a browser.
+      const key = req.headers.apikey;
+      const allowed = key === ANON_KEY || key === SERVICE_ROLE_KEY;
+      const status = allowed ? 200 : 401;
+      const body = allowed ? await auth.inbox(url) : { message: key ? 'Invalid authentication credentials' : 'No API key found in request' };
+      const text = JSON.stringify(body);
+      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+      res.end(text);
       return;
     }
     if (pathname === '/' && req.method === 'GET') {
@@ -250,6 +258,12 @@ export async function startServer({
       return;
     }
     if (req.method === 'OPTIONS') {
+      if (url.pathname === '/inbox') {
+        // No CORS for the inbox: the preflight fails in the browser.
+        res.writeHead(204, { Allow: 'GET' });
+        res.end();
+        return;
+      }
       answerPreflight(req, res);
       return;
     }
@@ -319,7 +333,7 @@ export function describeStandIn(url) {
     `Local Supabase stand-in: ${url}`,
     `  anon key:         ${ANON_KEY}`,
     `  service_role key: ${SERVICE_ROLE_KEY}  (never give it to a browser)`,
-    `  mail inbox:       ${url}/inbox`,
+    `  mail inbox:       ${url}/inbox?email=…  (send header apikey: <anon key>)`,
     '',
     `Demo accounts (password ${DEMO_PASSWORD}):`,
     `  ${'e-mail'.padEnd(26)} ${'tier'.padEnd(12)} note`,

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
+import { ADDITIONAL_REDIRECT_URLS, safeRedirect, SITE_URL } from '../auth.mjs';
 import { ANON_KEY, SERVICE_ROLE_KEY, signJwt, verifyJwt } from '../keys.mjs';
 import { anonClient, serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
 
@@ -139,6 +141,13 @@ describe('sign-in and sessions', () => {
   });
 });
 
+type Mail = { to: string; subject: string; link: string; otp: string };
+async function readInbox(email: string): Promise<{ messages: Mail[] }> {
+  const res = await fetch(`${server.url}/inbox?email=${encodeURIComponent(email)}`, { headers: { apikey: ANON_KEY } });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
 describe('password recovery', () => {
   it('mails a link to the local inbox; the link and the code both open a session', async () => {
     const email = uniqueEmail('recover');
@@ -146,7 +155,7 @@ describe('password recovery', () => {
     await admin.auth.admin.createUser({ email, password: 'secret123', email_confirm: true });
     const client = anonClient(server.url);
     expect((await client.auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:5173/reset' })).error).toBeNull();
-    const inbox = await (await fetch(`${server.url}/inbox?email=${encodeURIComponent(email)}`)).json();
+    const inbox = await readInbox(email);
     expect(inbox.messages).toHaveLength(1);
     const mail = inbox.messages[0];
     expect(mail.subject).toBe('Reset Your Password');
@@ -163,7 +172,7 @@ describe('password recovery', () => {
     expect(reused.headers.get('location')).toContain('error_code=otp_expired');
 
     await client.auth.resetPasswordForEmail(email);
-    const second = (await (await fetch(`${server.url}/inbox?email=${encodeURIComponent(email)}`)).json()).messages[0];
+    const second = (await readInbox(email)).messages[0];
     const verified = await client.auth.verifyOtp({ email, token: second.otp, type: 'recovery' });
     expect(verified.error).toBeNull();
     expect(verified.data.session?.user.email).toBe(email);
@@ -196,5 +205,93 @@ describe('admin API', () => {
     expect((await admin.auth.admin.deleteUser(id)).error).toBeNull();
     expect((await anonClient(server.url).auth.signInWithPassword({ email, password: 'secret123' })).error?.status).toBe(400);
     expect((await admin.auth.admin.deleteUser(id)).error).toMatchObject({ status: 404, code: 'user_not_found' });
+  });
+});
+
+describe('recovery redirects', () => {
+  it('mirror supabase/config.toml [auth] site_url and additional_redirect_urls', () => {
+    const toml = readFileSync(new URL('../../config.toml', import.meta.url), 'utf8');
+    const section = /^\[auth\]\s*$([\s\S]*?)(?=^\[)/m.exec(toml)?.[1] ?? '';
+    expect(/^site_url\s*=\s*"([^"]*)"/m.exec(section)?.[1]).toBe(SITE_URL);
+    const list = /^additional_redirect_urls\s*=\s*\[([\s\S]*?)\]/m.exec(section)?.[1] ?? '';
+    expect([...list.matchAll(/"([^"]*)"/g)].map((m) => m[1])).toEqual([...ADDITIONAL_REDIRECT_URLS]);
+  });
+
+  it('keep the site URL, allowed URLs and paths under them; anything else falls back to the site URL', () => {
+    const site = 'http://127.0.0.1:5173';
+    for (const ok of ['http://127.0.0.1:5173', 'http://127.0.0.1:5173/reset?x=1', 'http://localhost:4173/account/reset', 'http://localhost:5173/']) {
+      expect(new URL(safeRedirect(ok, site)).href, ok).toBe(new URL(ok).href);
+    }
+    expect(safeRedirect('http://localhost:4173/reset#frag', site)).toBe('http://localhost:4173/reset');
+    for (const bad of [
+      'https://evil.example/steal',
+      'http://127.0.0.1:5174/',
+      'https://127.0.0.1:5173/',
+      'http://127.0.0.1:5173.evil.example/',
+      'http://127.0.0.1:5173@evil.example/',
+      'http://user:pw@127.0.0.1:5173/',
+      '//evil.example/',
+      'javascript:alert(1)',
+      '/relative',
+      '',
+      null,
+    ]) {
+      expect(safeRedirect(bad, site), String(bad)).toBe(site);
+    }
+    // A site URL with a path allows only that path and below it.
+    expect(safeRedirect('http://example.test/app/x', 'http://example.test/app', [])).toBe('http://example.test/app/x');
+    expect(safeRedirect('http://example.test/apple', 'http://example.test/app', [])).toBe('http://example.test/app');
+  });
+
+  it('a recovery e-mail for a foreign redirect_to, or a link edited to one, lands on the site URL', async () => {
+    const email = uniqueEmail('redirect');
+    await serviceClient(server.url).auth.admin.createUser({ email, password: 'secret123', email_confirm: true });
+    const client = anonClient(server.url);
+    expect((await client.auth.resetPasswordForEmail(email, { redirectTo: 'https://evil.example/steal' })).error).toBeNull();
+    const mail = (await readInbox(email)).messages[0]!;
+    expect(new URL(mail.link).searchParams.get('redirect_to')).toBe(SITE_URL);
+    const edited = new URL(mail.link);
+    edited.searchParams.set('redirect_to', 'https://evil.example/steal');
+    const res = await fetch(edited, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.get('location')!);
+    expect(location.origin).toBe(SITE_URL);
+    expect(new URLSearchParams(location.hash.slice(1)).get('type')).toBe('recovery');
+    // A spent or bogus link is answered on the site too, never on the foreign URL.
+    const spent = await fetch(edited, { redirect: 'manual' });
+    expect(new URL(spent.headers.get('location')!).origin).toBe(SITE_URL);
+    expect(spent.headers.get('location')).toContain('error_code=otp_expired');
+
+    await client.auth.resetPasswordForEmail(email, { redirectTo: 'http://localhost:4173/reset' });
+    const allowed = (await readInbox(email)).messages[0]!;
+    const ok = await fetch(allowed.link, { redirect: 'manual' });
+    const okLocation = new URL(ok.headers.get('location')!);
+    expect(okLocation.origin + okLocation.pathname).toBe('http://localhost:4173/reset');
+  });
+});
+
+describe('mail inbox', () => {
+  it('needs a demo key in the apikey header and sends no CORS headers', async () => {
+    const none = await fetch(`${server.url}/inbox`);
+    expect(none.status).toBe(401);
+    expect(none.headers.get('access-control-allow-origin')).toBeNull();
+    const user = signJwt({ role: 'authenticated', sub: '00000000-0000-4000-8000-000000000001', exp: Math.floor(Date.now() / 1000) + 60 });
+    for (const headers of [{ apikey: user }, { Authorization: `Bearer ${ANON_KEY}` }, { apikey: 'nope' }]) {
+      const res = await fetch(`${server.url}/inbox`, { headers });
+      expect(res.status, JSON.stringify(headers)).toBe(401);
+    }
+    const query = await fetch(`${server.url}/inbox?apikey=${ANON_KEY}`);
+    expect(query.status).toBe(401);
+    for (const key of [ANON_KEY, SERVICE_ROLE_KEY]) {
+      const res = await fetch(`${server.url}/inbox`, { headers: { apikey: key, Origin: 'https://evil.example' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      expect(Array.isArray((await res.json()).messages)).toBe(true);
+    }
+    const preflight = await fetch(`${server.url}/inbox`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'apikey' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
