@@ -147,6 +147,33 @@ export async function startServer({
     return claims;
   }
 
+  /**
+   * The API gateway in front of storage lets through without a key only what browsers fetch
+   * bare: public object downloads and signed-URL fetches. Everything else needs an apikey
+   * (verified like Kong) or an Authorization header (which storage-api itself then checks).
+   */
+  function requireStorageKey(req, url, sub) {
+    let segs;
+    try {
+      segs = sub.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    } catch {
+      segs = [];
+    }
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    if (read && segs[0] === 'object' && segs[1] === 'public') return;
+    if (read && segs[0] === 'object' && segs[1] === 'sign' && url.searchParams.has('token')) return;
+    const key = req.headers.apikey ?? url.searchParams.get('apikey');
+    if (typeof key === 'string' && key !== '') {
+      try {
+        verifyJwt(key);
+      } catch {
+        throw keyError(false);
+      }
+      return;
+    }
+    if (typeof req.headers.authorization !== 'string' || req.headers.authorization === '') throw keyError(true);
+  }
+
   /** storage-api's view of the caller; null when no token was sent at all. */
   function storageClaims(req) {
     const token = bearerToken(req) ?? (typeof req.headers.apikey === 'string' ? req.headers.apikey : null);
@@ -212,6 +239,7 @@ export async function startServer({
     }
 
     if (pathname.startsWith('/storage/v1/')) {
+      requireStorageKey(req, url, pathname.slice('/storage/v1/'.length));
       const claims = storageClaims(req);
       const readJson = jsonReader({
         tooLarge: () => storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size'),

@@ -152,3 +152,42 @@ describe('resources (private bucket)', () => {
     expect(await res.json()).toMatchObject({ error: 'Bucket not found' });
   });
 });
+
+describe('the gateway in front of storage', () => {
+  it('needs an apikey or Authorization, except for public downloads and signed-URL fetches', async () => {
+    const noKey = { message: 'No API key found in request' };
+    const bare: Array<[string, RequestInit]> = [
+      ['bucket/resources', {}],
+      ['bucket/avatars', {}],
+      ['object/list/resources', { method: 'POST', body: '{}' }],
+      ['object/authenticated/resources/ebook/ebook/yes-you-can.pdf', {}],
+      ['object/resources/ebook/ebook/yes-you-can.pdf', {}],
+      ['object/info/resources/ebook/ebook/yes-you-can.pdf', {}],
+      ['object/sign/resources/ebook/ebook/yes-you-can.pdf', { method: 'POST', body: '{"expiresIn":60}' }],
+      ['object/avatars/x/y.png', { method: 'POST', body: 'x' }],
+      ['object/sign/resources/ebook/ebook/yes-you-can.pdf', {}],
+      ['object/nope/x', {}],
+    ];
+    for (const [path, init] of bare) {
+      const res = await fetch(`${server.url}/storage/v1/${path}`, init);
+      expect(res.status, path).toBe(401);
+      expect(await res.json(), path).toEqual(noKey);
+    }
+    const badKey = await fetch(`${server.url}/storage/v1/bucket/resources`, { headers: { apikey: 'not-a-key' } });
+    expect(badKey.status).toBe(401);
+    expect(await badKey.json()).toEqual({ message: 'Invalid authentication credentials' });
+    const withKey = await fetch(`${server.url}/storage/v1/bucket/avatars`, { headers: { apikey: ANON_KEY } });
+    expect(withKey.status).toBe(200);
+
+    // What a browser fetches bare still works.
+    const path = `${EBOOK_ID}/avatar.png`;
+    expect((await ebook.storage.from('avatars').upload(path, new Blob([PNG], { type: 'image/png' }), { upsert: true })).error).toBeNull();
+    const pub = await fetch(ebook.storage.from('avatars').getPublicUrl(path).data.publicUrl);
+    expect(pub.status).toBe(200);
+    expect(Buffer.from(await pub.arrayBuffer()).equals(PNG)).toBe(true);
+    const signed = await ebook.storage.from('resources').createSignedUrl('ebook/ebook/yes-you-can.pdf', 60);
+    const viaSignature = await fetch(signed.data!.signedUrl);
+    expect(viaSignature.status).toBe(200);
+    expect(Buffer.from(await viaSignature.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
