@@ -111,7 +111,10 @@ describe('Edit Profile dialog', () => {
     const email = within(dialog).getByLabelText('Email');
     expect(email).toHaveValue('grace@example.com');
     expect(email).toHaveAttribute('readonly');
-    expect(within(dialog).getByLabelText('Profile picture')).toHaveAttribute('accept', 'image/*');
+    expect(within(dialog).getByLabelText('Profile picture')).toHaveAttribute(
+      'accept',
+      'image/png,image/jpeg,image/webp,image/gif',
+    );
     expect(dialog).toContainElement(document.activeElement as HTMLElement);
 
     await user.type(within(dialog).getByLabelText('Display Name'), ' Jr');
@@ -210,6 +213,40 @@ describe('Edit Profile dialog', () => {
     expect(await screen.findByText('Invalid file type')).toBeInTheDocument();
     expect(screen.getByText('Please upload an image file')).toBeInTheDocument();
     expect(events).toEqual([]);
+  });
+
+  it('offers only the image types the avatar storage takes, and refuses others in plain words', async () => {
+    // applyAccept off: a person can pick "All files" in the browser's chooser.
+    const user = userEvent.setup({ applyAccept: false });
+    const events: string[] = [];
+    render(
+      <>
+        <Toaster />
+        <AccountMenuView
+          email="grace@example.com"
+          displayName={null}
+          avatarUrl={null}
+          onUploadAvatar={async (file) => void events.push(file.name)}
+          onSaveDisplayName={async () => {}}
+          onSignOut={async () => {}}
+          onSignedOut={() => {}}
+        />
+      </>,
+    );
+    const dialog = await openEditProfile(user);
+    const input = within(dialog).getByLabelText('Profile picture');
+    expect(input).toHaveAttribute('accept', 'image/png,image/jpeg,image/webp,image/gif');
+    expect(input).toHaveAccessibleDescription('A PNG, JPEG, WebP or GIF image up to 2MB.');
+
+    await user.upload(input, image('IMG_0001.heic', 100, 'image/heic'));
+    expect(await screen.findByText('Invalid file type')).toBeInTheDocument();
+    expect(screen.getByText('Please upload a PNG, JPEG, WebP or GIF image')).toBeInTheDocument();
+    expect(events).toEqual([]);
+
+    // A JPEG named .jfif is a JPEG: it goes through.
+    await user.upload(input, image('me.jfif', 100, 'image/jpeg'));
+    expect(await screen.findByText('Avatar updated')).toBeInTheDocument();
+    expect(events).toEqual(['me.jfif']);
   });
 
   it('uploads an image showing Uploading..., then Avatar updated', async () => {

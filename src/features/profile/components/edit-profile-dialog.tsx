@@ -13,7 +13,7 @@ import {
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { errorMessage } from '@/lib/error-message';
-import { checkAvatarFile } from '../lib/avatar-file';
+import { AVATAR_ACCEPT, checkAvatarFile } from '../lib/avatar-file';
 import { getInitials } from '../lib/identity';
 import { Avatar } from './avatar';
 
@@ -111,14 +111,14 @@ function EditProfileForm({
             ref={fileInput}
             id={`${id}-avatar`}
             type="file"
-            accept="image/*"
+            accept={AVATAR_ACCEPT}
             disabled={uploading}
             aria-describedby={`${id}-avatar-hint`}
             onChange={(event) => void handleFile(event)}
             className="min-h-0 px-2 py-1.5 text-sm"
           />
           <p id={`${id}-avatar-hint`} className="text-xs text-slate-700">
-            An image up to 2MB.
+            A PNG, JPEG, WebP or GIF image up to 2MB.
           </p>
           <p role="status" aria-live="polite" className="text-navy-800 text-sm font-semibold">
             {uploading ? 'Uploading...' : ''}
