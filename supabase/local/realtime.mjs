@@ -50,7 +50,7 @@ function claimsFromToken(token) {
 export function createRealtimeService({ db, withClaims, schema, log }) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   let nextId = 1;
-  /** @type {Set<{ ws: import('ws').WebSocket, v2: boolean, channels: Map<string, { joinRef: string | null, claims: any, bindings: any[] }> }>} */
+  /** @type {Set<{ ws: import('ws').WebSocket, v2: boolean, channels: Map<string, { joinRef: string | null, claims: any, bindings: any[], timer?: ReturnType<typeof setTimeout> }> }>} */
   const sockets = new Set();
   /** @type {(() => Promise<void>) | null} */
   let unlisten = null;
@@ -65,6 +65,47 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
 
   function reply(conn, msg, status, response) {
     send(conn, msg.joinRef, msg.ref, msg.topic, 'phx_reply', { status, response });
+  }
+
+  // A channel acts with the claims of its access token only while that token is unexpired.
+  // Like hosted Realtime, when `exp` passes without the client sending a fresh `access_token`,
+  // the channel gets a system error ("Token has expired N seconds ago") and is closed; nothing
+  // is delivered to it from then on.
+  const MAX_TIMER_MS = 2 ** 31 - 1;
+
+  function tokenExpired(channel) {
+    return typeof channel.claims?.exp === 'number' && channel.claims.exp * 1000 <= Date.now();
+  }
+
+  function stopTimer(channel) {
+    if (channel.timer) clearTimeout(channel.timer);
+    channel.timer = undefined;
+  }
+
+  function armExpiry(conn, topic, channel) {
+    stopTimer(channel);
+    if (typeof channel.claims?.exp !== 'number') return;
+    const delay = Math.min(Math.max(channel.claims.exp * 1000 - Date.now(), 0), MAX_TIMER_MS);
+    channel.timer = setTimeout(() => {
+      channel.timer = undefined;
+      if (conn.channels.get(topic) !== channel) return;
+      if (tokenExpired(channel)) closeExpired(conn, topic, channel);
+      else armExpiry(conn, topic, channel);
+    }, delay);
+    channel.timer.unref?.();
+  }
+
+  function closeExpired(conn, topic, channel) {
+    stopTimer(channel);
+    if (conn.channels.get(topic) === channel) conn.channels.delete(topic);
+    const ago = Math.max(0, Math.floor(Date.now() / 1000) - channel.claims.exp);
+    send(conn, channel.joinRef, null, topic, 'system', {
+      message: `Token has expired ${ago} seconds ago`,
+      status: 'error',
+      extension: 'system',
+      channel: topic.replace(/^realtime:/, ''),
+    });
+    send(conn, channel.joinRef, channel.joinRef, topic, 'phx_close', {});
   }
 
   function decode(conn, data) {
@@ -108,7 +149,11 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
         table: b?.table == null ? undefined : String(b.table),
         filter: b?.filter == null ? undefined : String(b.filter),
       }));
-      conn.channels.set(msg.topic, { joinRef: msg.joinRef, claims, bindings });
+      const previous = conn.channels.get(msg.topic);
+      if (previous) stopTimer(previous);
+      const joined = { joinRef: msg.joinRef, claims, bindings };
+      conn.channels.set(msg.topic, joined);
+      armExpiry(conn, msg.topic, joined);
       reply(conn, msg, 'ok', {
         postgres_changes: bindings.map((b) => ({ id: b.id, event: b.event, schema: b.schema, table: b.table, filter: b.filter })),
       });
@@ -128,11 +173,15 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
         const r = claimsFromToken(msg.payload.access_token);
         if (r.error) {
           send(conn, channel.joinRef, null, msg.topic, 'system', { message: r.error, status: 'error', extension: 'system', channel: msg.topic });
-        } else channel.claims = r.claims;
+        } else {
+          channel.claims = r.claims;
+          armExpiry(conn, msg.topic, channel);
+        }
       }
       return;
     }
     if (msg.event === 'phx_leave') {
+      if (channel) stopTimer(channel);
       conn.channels.delete(msg.topic);
       reply(conn, msg, 'ok', {});
       send(conn, msg.joinRef, null, msg.topic, 'phx_close', {});
@@ -154,8 +203,13 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
       const conn = { ws, v2: url.searchParams.get('vsn') === '2.0.0', channels: new Map() };
       sockets.add(conn);
       ws.on('message', (data) => onMessage(conn, data, r.claims));
-      ws.on('close', () => sockets.delete(conn));
-      ws.on('error', () => sockets.delete(conn));
+      const drop = () => {
+        for (const channel of conn.channels.values()) stopTimer(channel);
+        conn.channels.clear();
+        sockets.delete(conn);
+      };
+      ws.on('close', drop);
+      ws.on('error', drop);
     });
   }
 
@@ -193,6 +247,11 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
           )
           .map((b) => b.id);
         if (ids.length === 0) continue;
+        // The timer may not have fired yet: never deliver on an expired token.
+        if (tokenExpired(channel)) {
+          closeExpired(conn, topic, channel);
+          continue;
+        }
         // DELETE: the row is gone, so (like Realtime) only its primary key goes out, unchecked.
         const visible = change.type === 'DELETE' ? true : await visibleRow(channel.claims, table, record);
         if (!visible) continue;
@@ -227,7 +286,10 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
   }
 
   async function close() {
-    for (const conn of sockets) conn.ws.terminate();
+    for (const conn of sockets) {
+      for (const channel of conn.channels.values()) stopTimer(channel);
+      conn.ws.terminate();
+    }
     sockets.clear();
     await queue;
     if (unlisten) await unlisten().catch(() => {});

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealtimeChannel, RealtimePostgresUpdatePayload, SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
-import { ANON_KEY } from '../keys.mjs';
+import { ANON_KEY, signJwt } from '../keys.mjs';
 import { signedIn, startStandIn, waitFor, type StandIn } from './helpers';
 
 const EBOOK_ID = '00000000-0000-4000-8000-000000000001';
@@ -98,5 +98,58 @@ describe('postgres_changes', () => {
     const ws = new WebSocket(`${server.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=bogus`);
     const status = await waitFor<number>((resolve) => ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
     expect(status).toBe(401);
+  });
+});
+
+describe('access token expiry', () => {
+  type Frame = { topic: string; event: string; ref: string | null; join_ref: string | null; payload: any };
+
+  it('closes a channel whose token expired (system error + phx_close) and delivers nothing more to it, unless a fresh token came', async () => {
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${ANON_KEY}&vsn=1.0.0`);
+    const frames: Frame[] = [];
+    const waiters: Array<{ match: (f: Frame) => boolean; resolve: (f: Frame) => void }> = [];
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as Frame;
+      frames.push(frame);
+      for (const w of [...waiters]) {
+        if (w.match(frame)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(frame);
+        }
+      }
+    });
+    const next = (what: string, match: (f: Frame) => boolean) =>
+      waitFor<Frame>((resolve) => {
+        const seen = frames.find(match);
+        if (seen) resolve(seen);
+        else waiters.push({ match, resolve });
+      }, 10_000, what);
+    await waitFor<void>((resolve) => ws.on('open', () => resolve()));
+
+    // Both channels start on tokens that expire within two seconds; one gets a fresh token.
+    const exp = Math.floor(Date.now() / 1000) + 2;
+    const token = (e: number) => signJwt({ aud: 'authenticated', role: 'authenticated', sub: EBOOK_ID, exp: e });
+    const config = { postgres_changes: [{ event: 'UPDATE', schema: 'public', table: 'profiles', filter: `id=eq.${EBOOK_ID}` }] };
+    const join = (topic: string, ref: string) =>
+      ws.send(JSON.stringify({ topic, event: 'phx_join', payload: { config, access_token: token(exp) }, ref, join_ref: ref }));
+    join('realtime:expiring', '1');
+    join('realtime:refreshed', '2');
+    ws.send(JSON.stringify({ topic: 'realtime:refreshed', event: 'access_token', payload: { access_token: token(exp + 3600) }, ref: '3', join_ref: '2' }));
+    expect((await next('join 1', (f) => f.ref === '1')).payload.status).toBe('ok');
+    expect((await next('join 2', (f) => f.ref === '2')).payload.status).toBe('ok');
+
+    const system = await next('expiry notice', (f) => f.topic === 'realtime:expiring' && f.event === 'system' && f.payload.status === 'error');
+    expect(system.payload).toMatchObject({ extension: 'system', channel: 'expiring' });
+    expect(system.payload.message).toMatch(/^Token has expired \d+ seconds ago$/);
+    expect(Date.now()).toBeGreaterThanOrEqual(exp * 1000);
+    await next('phx_close', (f) => f.topic === 'realtime:expiring' && f.event === 'phx_close');
+
+    // A change now reaches only the channel whose token was refreshed.
+    expect((await ebook.from('profiles').update({ display_name: 'After Expiry' }).eq('id', EBOOK_ID)).error).toBeNull();
+    const change = await next('change on the refreshed channel', (f) => f.topic === 'realtime:refreshed' && f.event === 'postgres_changes');
+    expect(change.payload.data.record).toMatchObject({ id: EBOOK_ID, display_name: 'After Expiry' });
+    ws.close();
+    expect(frames.filter((f) => f.topic === 'realtime:refreshed' && ((f.event === 'system' && f.payload.status === 'error') || f.event === 'phx_close'))).toEqual([]);
+    expect(frames.filter((f) => f.topic === 'realtime:expiring' && f.event === 'postgres_changes')).toEqual([]);
   });
 });
