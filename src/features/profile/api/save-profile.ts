@@ -1,21 +1,28 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '@/lib/supabase';
+import { writeProfile, type ProfileChange, type ProfileStore } from '../lib/write-profile';
 import { profileKeys } from './get-profile';
 
-export type ProfileChange = { display_name: string | null } | { avatar_url: string };
+export type { ProfileChange } from '../lib/write-profile';
+
+/** The profiles table through supabase-js (RLS limits every call to the caller's own row). */
+const profileStore: ProfileStore = {
+  exists: async (userId) => {
+    const { data, error } = await supabase.from('profiles').select('id').eq('user_id', userId).maybeSingle();
+    if (error) throw error;
+    return data !== null;
+  },
+  insert: async (row) => await supabase.from('profiles').insert(row),
+  update: async (userId, change) => await supabase.from('profiles').update(change).eq('user_id', userId),
+};
 
 /**
  * Writes one profile field: inserts the row (id = user id) when the user has none yet,
- * otherwise updates it. Throws on a backend error.
+ * otherwise updates it; an insert that loses a race is retried as an update. Throws on a
+ * backend error.
  */
 export async function saveProfile(userId: string, change: ProfileChange): Promise<void> {
-  const existing = await supabase.from('profiles').select('id').eq('user_id', userId).maybeSingle();
-  if (existing.error) throw existing.error;
-
-  const { error } = existing.data
-    ? await supabase.from('profiles').update(change).eq('user_id', userId)
-    : await supabase.from('profiles').insert({ id: userId, user_id: userId, ...change });
-  if (error) throw error;
+  await writeProfile(profileStore, userId, change);
 }
 
 export function useSaveProfile(userId: string) {
