@@ -157,7 +157,7 @@ describe('password recovery', () => {
     expect((await client.auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:5173/reset' })).error).toBeNull();
     const inbox = await readInbox(email);
     expect(inbox.messages).toHaveLength(1);
-    const mail = inbox.messages[0];
+    const mail = inbox.messages[0]!;
     expect(mail.subject).toBe('Reset Your Password');
     const res = await fetch(mail.link, { redirect: 'manual' });
     expect(res.status).toBe(303);
@@ -172,7 +172,7 @@ describe('password recovery', () => {
     expect(reused.headers.get('location')).toContain('error_code=otp_expired');
 
     await client.auth.resetPasswordForEmail(email);
-    const second = (await readInbox(email)).messages[0];
+    const second = (await readInbox(email)).messages[0]!;
     const verified = await client.auth.verifyOtp({ email, token: second.otp, type: 'recovery' });
     expect(verified.error).toBeNull();
     expect(verified.data.session?.user.email).toBe(email);
@@ -276,7 +276,8 @@ describe('mail inbox', () => {
     expect(none.status).toBe(401);
     expect(none.headers.get('access-control-allow-origin')).toBeNull();
     const user = signJwt({ role: 'authenticated', sub: '00000000-0000-4000-8000-000000000001', exp: Math.floor(Date.now() / 1000) + 60 });
-    for (const headers of [{ apikey: user }, { Authorization: `Bearer ${ANON_KEY}` }, { apikey: 'nope' }]) {
+    const wrong: Record<string, string>[] = [{ apikey: user }, { Authorization: `Bearer ${ANON_KEY}` }, { apikey: 'nope' }];
+    for (const headers of wrong) {
       const res = await fetch(`${server.url}/inbox`, { headers });
       expect(res.status, JSON.stringify(headers)).toBe(401);
     }

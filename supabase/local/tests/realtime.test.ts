@@ -102,7 +102,13 @@ describe('postgres_changes', () => {
 });
 
 describe('access token expiry', () => {
-  type Frame = { topic: string; event: string; ref: string | null; join_ref: string | null; payload: any };
+  type Frame = {
+    topic: string;
+    event: string;
+    ref: string | null;
+    join_ref: string | null;
+    payload: { status?: string; message?: string; data?: { record?: Record<string, unknown> } } & Record<string, unknown>;
+  };
 
   it('closes a channel whose token expired (system error + phx_close) and delivers nothing more to it, unless a fresh token came', async () => {
     const ws = new WebSocket(`${server.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${ANON_KEY}&vsn=1.0.0`);
@@ -147,7 +153,7 @@ describe('access token expiry', () => {
     // A change now reaches only the channel whose token was refreshed.
     expect((await ebook.from('profiles').update({ display_name: 'After Expiry' }).eq('id', EBOOK_ID)).error).toBeNull();
     const change = await next('change on the refreshed channel', (f) => f.topic === 'realtime:refreshed' && f.event === 'postgres_changes');
-    expect(change.payload.data.record).toMatchObject({ id: EBOOK_ID, display_name: 'After Expiry' });
+    expect(change.payload.data?.record).toMatchObject({ id: EBOOK_ID, display_name: 'After Expiry' });
     ws.close();
     expect(frames.filter((f) => f.topic === 'realtime:refreshed' && ((f.event === 'system' && f.payload.status === 'error') || f.event === 'phx_close'))).toEqual([]);
     expect(frames.filter((f) => f.topic === 'realtime:expiring' && f.event === 'postgres_changes')).toEqual([]);
