@@ -111,6 +111,25 @@ describe('UploadResourcesView', () => {
     expect(upload.calls).toEqual([]);
   });
 
+  it('refuses a file name storage would refuse, before sending it', async () => {
+    const upload = controlledUpload();
+    const user = userEvent.setup();
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} />);
+    await user.upload(
+      screen.getByLabelText('File'),
+      new File(['%PDF'], 'Chapter #1 – café.pdf', { type: 'application/pdf' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    const shown = (await screen.findByText('Upload failed')).closest('li');
+    expect(shown).not.toBeNull();
+    expect(
+      within(shown as HTMLElement).getByText(
+        'File names may use letters, digits, spaces, dots, hyphens and underscores only.',
+      ),
+    ).toBeInTheDocument();
+    expect(upload.calls).toEqual([]);
+  });
+
   it('shows progress while uploading, then Success! and a cleared chooser', async () => {
     const upload = controlledUpload();
     const user = userEvent.setup();

@@ -3,6 +3,7 @@ import { findResourceCard, resourceCards } from '@/content/resources';
 import {
   acceptAttribute,
   checkUploadFile,
+  MAX_FILE_NAME_LENGTH,
   resourceContentType,
   resourceObjectPath,
   storageErrorMessage,
@@ -41,6 +42,74 @@ describe('checkUploadFile', () => {
 
   it('refuses other formats', () => {
     expect(checkUploadFile(ebook, { name: 'song.mp3' })).toBe('This resource takes PDF, EPUB, MOBI files only.');
+  });
+});
+
+describe('checkUploadFile: file names storage and the database take', () => {
+  const charactersMessage = 'File names may use letters, digits, spaces, dots, hyphens and underscores only.';
+
+  it('accepts plain names with letters, digits, spaces, dots, hyphens and underscores', () => {
+    expect(checkUploadFile(ebook, { name: 'Book Planning_Worksheet-v2.final.pdf' })).toBeNull();
+    expect(checkUploadFile(ebook, { name: 'A.EPUB' })).toBeNull();
+    expect(checkUploadFile(audio, { name: 'session-1-called-to-write.mp3' })).toBeNull();
+  });
+
+  it.each([
+    ['café.pdf'],
+    ['naïve-writer.pdf'],
+    ['chapter#1.pdf'],
+    ['100%.pdf'],
+    ['notes[draft].pdf'],
+    ['{draft}.pdf'],
+    ['a&b.pdf'],
+    ['why?.pdf'],
+    ['tab\there.pdf'],
+    ['back\\slash.pdf'],
+    ['emoji-📘.pdf'],
+  ])('refuses %s with a plain message', (name) => {
+    expect(checkUploadFile(ebook, { name })).toBe(charactersMessage);
+  });
+
+  it('refuses a name starting with a dot', () => {
+    expect(checkUploadFile(ebook, { name: '.hidden.pdf' })).toBe('File names may not start with a dot.');
+    expect(checkUploadFile(ebook, { name: '.pdf' })).toBe('File names may not start with a dot.');
+  });
+
+  it('takes up to 200 characters and refuses more', () => {
+    const name = (length: number) => `${'a'.repeat(length - 4)}.pdf`;
+    expect(checkUploadFile(ebook, { name: name(MAX_FILE_NAME_LENGTH) })).toBeNull();
+    expect(checkUploadFile(ebook, { name: name(MAX_FILE_NAME_LENGTH + 1) })).toBe(
+      'File name is too long (200 characters at most).',
+    );
+  });
+
+  it('checks the format first', () => {
+    expect(checkUploadFile(ebook, { name: '.café#.docx' })).toBe('This resource takes PDF, EPUB, MOBI files only.');
+  });
+
+  it('is never looser than the database rule (resource_path_tier)', () => {
+    // The file-name part of public.resource_path_tier, transcribed from the migration.
+    const databaseTakes = (name: string) =>
+      // eslint-disable-next-line no-control-regex
+      /^[^./\\\u0000-\u001f\u007f][^/\\\u0000-\u001f\u007f]*\.(pdf|epub|mobi|mp3)$/i.test(name) &&
+      [...name].length <= 200;
+    const candidates = [
+      'a.pdf',
+      'A b_c-d.e.MOBI',
+      '.x.pdf',
+      ' lead.pdf',
+      'x'.repeat(196) + '.pdf',
+      'x'.repeat(197) + '.pdf',
+      'é'.repeat(50) + '.pdf',
+      'a\u0001.pdf',
+      'a/b.pdf',
+      'a\\b.pdf',
+      'ok.mp3',
+    ];
+    for (const name of candidates) {
+      const card = name.toLowerCase().endsWith('.mp3') ? audio : ebook;
+      if (checkUploadFile(card, { name }) === null) expect(databaseTakes(name), name).toBe(true);
+    }
   });
 });
 

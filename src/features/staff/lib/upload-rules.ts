@@ -15,12 +15,28 @@ export function acceptAttribute(card: Pick<ResourceCard, 'accept'>): string {
   return card.accept.join(',');
 }
 
+/** The longest file name the database takes (`resource_path_tier`: at most 200 characters). */
+export const MAX_FILE_NAME_LENGTH = 200;
+
+/**
+ * The characters a file name may use. Storage refuses non-ASCII and characters such as
+ * `#`, `%`, `[`, `{` ("Invalid key"); this set is narrower than both storage's and the
+ * database's (`resource_path_tier`: no '/', '\\' or control characters), so no name that
+ * passes here is refused there.
+ */
+const fileNameCharacters = /^[A-Za-z0-9 ._-]+$/;
+
 /** Why this file cannot be uploaded to this card, or null when it can. */
 export function checkUploadFile(card: Pick<ResourceCard, 'accept'>, file: Pick<File, 'name'> | null): string | null {
   if (!file) return 'You must select a file to upload.';
   const name = file.name.toLowerCase();
   if (!card.accept.some((ext) => name.endsWith(ext.toLowerCase())))
     return `This resource takes ${formatNames(card).join(', ')} files only.`;
+  if (file.name.startsWith('.')) return 'File names may not start with a dot.';
+  if (!fileNameCharacters.test(file.name))
+    return 'File names may use letters, digits, spaces, dots, hyphens and underscores only.';
+  if (file.name.length > MAX_FILE_NAME_LENGTH)
+    return `File name is too long (${MAX_FILE_NAME_LENGTH} characters at most).`;
   return null;
 }
 
