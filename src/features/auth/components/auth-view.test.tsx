@@ -7,10 +7,10 @@ import { Toaster } from '@/components/ui/toaster';
 import type { Credentials } from '../lib/credentials-schema';
 import { AuthView, type AuthViewProps } from './auth-view';
 
-function deferred() {
-  let resolve!: () => void;
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
+  const promise = new Promise<T>((res, rej) => {
     resolve = res;
     reject = rej;
   });
@@ -25,7 +25,10 @@ function setup(props: Partial<AuthViewProps> = {}) {
   };
   const all: AuthViewProps = {
     onSignIn: async (credentials) => void calls.signIn.push(credentials),
-    onSignUp: async (credentials) => void calls.signUp.push(credentials),
+    onSignUp: async (credentials) => {
+      calls.signUp.push(credentials);
+      return false;
+    },
     onSignedIn: () => void (calls.signedIn += 1),
     ...props,
   };
@@ -125,10 +128,10 @@ describe('AuthView', () => {
     expect(calls.signIn).toEqual([]);
   });
 
-  it('signs up with the hint and minimum length, then says the account was created', async () => {
-    const pending = deferred();
+  it('signs up with the hint and minimum length; awaiting confirmation, it asks to check the e-mail', async () => {
+    const pending = deferred<boolean>();
     const seen: Credentials[] = [];
-    const { user } = setup({
+    const { user, calls } = setup({
       onSignUp: (credentials) => {
         seen.push(credentials);
         return pending.promise;
@@ -144,12 +147,28 @@ describe('AuthView', () => {
     expect(screen.getByRole('button', { name: 'Creating account...' })).toBeDisabled();
     expect(seen).toEqual([{ email: 'new@example.com', password: 'secret1' }]);
 
-    pending.resolve();
+    // No session came back: the address must be confirmed before signing in.
+    pending.resolve(false);
     expect(await screen.findByText('Account created!')).toBeInTheDocument();
-    expect(screen.getByText('You can now sign in to access your resources.')).toBeInTheDocument();
-    // Back on the Sign In tab with the e-mail kept.
+    expect(screen.getByText('Check your email to confirm your address, then sign in.')).toBeInTheDocument();
+    expect(screen.queryByText('You can now sign in to access your resources.')).not.toBeInTheDocument();
+    // Back on the Sign In tab with the e-mail kept, and nobody sent on.
     expect(screen.getByRole('tab', { name: 'Sign In', selected: true })).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveValue('new@example.com');
+    expect(calls.signedIn).toBe(0);
+  });
+
+  it('hands a sign-up that came back signed in straight over, with the spec toast', async () => {
+    const { user, calls } = setup({ onSignUp: async () => true });
+    await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+    await fill(user, 'new@example.com', 'secret1');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+
+    expect(await screen.findByText('Account created!')).toBeInTheDocument();
+    expect(screen.getByText('You can now sign in to access your resources.')).toBeInTheDocument();
+    expect(calls.signedIn).toBe(1);
+    // No detour through the Sign In tab: the container redirects.
+    expect(screen.getByRole('tab', { name: 'Sign Up', selected: true })).toBeInTheDocument();
   });
 
   it('shows the provider message when sign-up fails', async () => {
@@ -164,7 +183,7 @@ describe('AuthView', () => {
   });
 
   it('validates the sign-up form with the same schema', async () => {
-    const onSignUp = vi.fn(async () => {});
+    const onSignUp = vi.fn(async () => false);
     const { user } = setup({ onSignUp });
     await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
     await fill(user, 'writer@nowhere', 'secret1');

@@ -15,9 +15,15 @@ type Mode = 'sign-in' | 'sign-up';
 export type AuthViewProps = {
   /** Resolves when signed in; throws the provider's error otherwise. */
   onSignIn: (credentials: Credentials) => Promise<void>;
-  /** Resolves when the account was created; throws the provider's error otherwise. */
-  onSignUp: (credentials: Credentials) => Promise<void>;
-  /** Called after a successful sign-in, once the welcome toast is up (the container navigates). */
+  /**
+   * Resolves when the account was created: true when it came back signed in (auto-confirm),
+   * false when the e-mail address must be confirmed first. Throws the provider's error.
+   */
+  onSignUp: (credentials: Credentials) => Promise<boolean>;
+  /**
+   * Called after a successful sign-in, or a sign-up that came back signed in, once the toast
+   * is up (the container navigates).
+   */
   onSignedIn: () => void;
 };
 
@@ -46,9 +52,15 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn }: AuthViewProps) {
         toast.success('Welcome back!', { description: 'Redirecting to your resources...' });
         onSignedIn();
       } else {
-        await onSignUp(check.credentials);
-        toast.success('Account created!', { description: 'You can now sign in to access your resources.' });
-        setTab('sign-in');
+        const signedIn = await onSignUp(check.credentials);
+        if (signedIn) {
+          toast.success('Account created!', { description: 'You can now sign in to access your resources.' });
+          onSignedIn();
+        } else {
+          // Nothing to sign in with until the address is confirmed: say so, and be ready.
+          toast.success('Account created!', { description: 'Check your email to confirm your address, then sign in.' });
+          setTab('sign-in');
+        }
       }
     } catch (error) {
       toast.error(mode === 'sign-in' ? 'Sign in failed' : 'Sign up failed', { description: errorMessage(error) });
