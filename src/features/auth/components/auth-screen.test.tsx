@@ -18,9 +18,12 @@ describe('AuthScreen', () => {
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
   });
 
-  it('sends a signed-in user to /resources', async () => {
+  it('sends a signed-in user to /resources, without flashing the form while it checks', async () => {
     storeSession({ id: 'u-1', email: 'member@example.com' });
     await renderAuth('/auth');
+    expect(screen.getByRole('status')).toHaveTextContent('Checking your session...');
+    expect(screen.queryByRole('tab', { name: 'Sign In' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Sign In' })).not.toBeInTheDocument();
     expect(await screen.findByText('page:/resources')).toBeInTheDocument();
   });
 

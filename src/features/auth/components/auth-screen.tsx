@@ -1,4 +1,5 @@
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { Spinner } from '@/components/ui/spinner';
 import { safeNextPath } from '@/config/paths';
 import { signIn } from '../api/sign-in';
 import { signUp } from '../api/sign-up';
@@ -15,8 +16,16 @@ export function AuthScreen() {
   const navigate = useNavigate();
   const next = safeNextPath(searchParams.get('next'));
 
-  // Also covers a sign-in on this page: the auth change arrives and this redirect runs.
+  // Also covers a sign-in (or a signed-in sign-up) on this page: the auth change arrives
+  // and this redirect runs.
   if (status === 'signed-in') return <Navigate to={next} replace />;
+  // A stored session is being checked: no form to flash at someone about to be sent on.
+  if (status === 'loading')
+    return (
+      <main className="from-navy-900 to-navy-700 flex min-h-screen items-center justify-center bg-gradient-to-b p-6">
+        <Spinner label="Checking your session..." className="rounded-xl bg-white p-6 shadow-xl" />
+      </main>
+    );
 
   return <AuthView onSignIn={signIn} onSignUp={signUp} onSignedIn={() => navigate(next, { replace: true })} />;
 }
