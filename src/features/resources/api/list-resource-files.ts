@@ -1,7 +1,8 @@
-import { queryOptions, useQueries } from '@tanstack/react-query';
+import { queryOptions, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { resourceFolder, type ResourceCard } from '@/content/resources';
 import { supabase } from '@/lib/supabase';
-import { downloadableNames, type ResourceFile } from '../lib/resource-files';
+import { downloadableNames, linkExpiry, type ResourceFile } from '../lib/resource-files';
 
 /** Signed download links live this long; the list is refetched well before they expire. */
 export const SIGNED_URL_SECONDS = 600;
@@ -20,8 +21,8 @@ export const resourceFileKeys = {
 
 /**
  * The files in a card's folder of the private `resources` bucket, each with a short-lived
- * signed URL that downloads (Content-Disposition: attachment). Storage RLS decides: a
- * folder above the user's tier lists as empty or fails, whatever the page does.
+ * signed URL that downloads (Content-Disposition: attachment) and when it expires. Storage
+ * RLS decides: a folder above the user's tier lists as empty or fails, whatever the page does.
  */
 export async function listResourceFiles(folder: string): Promise<ResourceFile[]> {
   const bucket = supabase.storage.from('resources');
@@ -31,25 +32,57 @@ export async function listResourceFiles(folder: string): Promise<ResourceFile[]>
   if (names.length === 0) return [];
 
   const paths = names.map((name) => `${folder}/${name}`);
+  // Taken before the request, so the expiry we note is never later than the server's.
+  const expiresAt = linkExpiry(Date.now(), SIGNED_URL_SECONDS);
   const signed = await bucket.createSignedUrls(paths, SIGNED_URL_SECONDS, { download: true });
   if (signed.error) throw signed.error;
   return names.flatMap((name, index) => {
     const url = signed.data[index]?.signedUrl;
-    return url ? [{ name, url }] : [];
+    return url ? [{ name, url, expiresAt }] : [];
   });
+}
+
+/** A new signed download URL for one file, for a link that went stale on screen. */
+export async function signResourceFile(folder: string, name: string): Promise<string> {
+  const { data, error } = await supabase.storage
+    .from('resources')
+    .createSignedUrl(`${folder}/${name}`, SIGNED_URL_SECONDS, { download: true });
+  if (error) throw error;
+  return data.signedUrl;
 }
 
 export function resourceFilesQueryOptions(folder: string, userId: string) {
   return queryOptions({
     queryKey: resourceFileKeys.forUser(folder, userId),
     queryFn: () => listResourceFiles(folder),
-    // Below the URL lifetime, and refreshed on a timer, so a link on screen never expired.
+    // Below the URL lifetime, and refreshed on a timer, so links on screen stay valid. The
+    // timer pauses in a hidden tab, so coming back to the tab refetches once the list is
+    // older than that (the app turns focus refetching off elsewhere). A link that is stale
+    // anyway (the computer slept, the refetch is still running) is signed again on click.
     staleTime: REFRESH_MS,
     refetchInterval: REFRESH_MS,
+    refetchOnWindowFocus: true,
   });
 }
 
 /** File lists for the given (unlocked) cards only: locked cards never request their folder. */
 export function useResourceFiles(cards: readonly ResourceCard[], userId: string) {
   return useQueries({ queries: cards.map((card) => resourceFilesQueryOptions(resourceFolder(card), userId)) });
+}
+
+/**
+ * Signs one file of a card again and refreshes that card's list, so the new links show
+ * too. Resolves with the new URL; throws on failure.
+ */
+export function useRenewResourceLink(userId: string) {
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (card: ResourceCard, name: string) => {
+      const folder = resourceFolder(card);
+      const url = await signResourceFile(folder, name);
+      void queryClient.invalidateQueries({ queryKey: resourceFileKeys.forUser(folder, userId) });
+      return url;
+    },
+    [queryClient, userId],
+  );
 }

@@ -1,17 +1,39 @@
-import { useId } from 'react';
+import { useId, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
+import { toast } from 'sonner';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import type { ResourceCard } from '@/content/resources';
 import { tierLabel } from '@/content/tiers';
 import { cn } from '@/lib/cn';
-import type { CardView, FilesState } from '../lib/resource-files';
+import { errorMessage } from '@/lib/error-message';
+import { linkIsFresh, type CardView, type FilesState, type ResourceFile } from '../lib/resource-files';
+
+/**
+ * Starts a download from a freshly signed URL. The URL answers with Content-Disposition:
+ * attachment, so the browser saves the file and this page stays; no new window is opened
+ * after the await, which a popup blocker would stop.
+ */
+export function downloadInPlace(url: string) {
+  window.location.assign(url);
+}
 
 /**
  * One resource card. Locked cards are faded with a muted palette and greyscale, but their
  * text keeps AA contrast (no opacity on text), and say "Locked" in words, not only colour.
  */
-export function ResourceCardView({ card, view, files }: { card: ResourceCard; view: CardView; files?: FilesState }) {
+export function ResourceCardView({
+  card,
+  view,
+  files,
+  onFollowDownload = downloadInPlace,
+}: {
+  card: ResourceCard;
+  view: CardView;
+  files?: FilesState;
+  /** Follows a link signed again on click (default: `downloadInPlace`). */
+  onFollowDownload?: (url: string) => void;
+}) {
   const titleId = useId();
   const locked = view === 'locked';
 
@@ -40,14 +62,22 @@ export function ResourceCardView({ card, view, files }: { card: ResourceCard; vi
         </h3>
         <p className={cn('flex-1 text-sm', locked ? 'text-slate-700' : 'text-navy-800')}>{card.description}</p>
         <div className="mt-2">
-          <CardAction view={view} files={files} />
+          <CardAction view={view} files={files} onFollowDownload={onFollowDownload} />
         </div>
       </div>
     </article>
   );
 }
 
-function CardAction({ view, files }: { view: CardView; files?: FilesState }) {
+function CardAction({
+  view,
+  files,
+  onFollowDownload,
+}: {
+  view: CardView;
+  files?: FilesState;
+  onFollowDownload: (url: string) => void;
+}) {
   switch (view) {
     case 'locked':
       return (
@@ -79,26 +109,62 @@ function CardAction({ view, files }: { view: CardView; files?: FilesState }) {
         </Button>
       );
     case 'files':
-      return (
-        <ul className="flex flex-col gap-2">
-          {files?.status === 'ready' &&
-            files.files.map((file) => (
-              <li key={file.name}>
-                <a
-                  href={file.url}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  download={file.name}
-                  className={buttonClasses('primary', 'sm', 'w-full break-all')}
-                >
-                  <DownloadIcon />
-                  <span className="sr-only">Download</span> {file.name}
-                </a>
-              </li>
-            ))}
-        </ul>
-      );
+      return files?.status === 'ready' ? <DownloadList files={files} onFollowDownload={onFollowDownload} /> : null;
   }
+}
+
+/**
+ * One real link per file (new tab, as a download). A link is followed as it is while its
+ * signed URL is fresh; a stale one (the tab slept past the expiry) is signed again first,
+ * so a click never lands on an expired link.
+ */
+function DownloadList({
+  files,
+  onFollowDownload,
+}: {
+  files: Extract<FilesState, { status: 'ready' }>;
+  onFollowDownload: (url: string) => void;
+}) {
+  const [renewing, setRenewing] = useState<string | null>(null);
+
+  function handleClick(event: MouseEvent<HTMLAnchorElement>, file: ResourceFile) {
+    if (linkIsFresh(file)) return; // the browser follows the link
+    event.preventDefault();
+    if (renewing !== null) return; // one is being prepared already
+    setRenewing(file.name);
+    files
+      .renew(file.name)
+      .then(onFollowDownload, (error: unknown) => {
+        toast.error('Download failed', { description: errorMessage(error) });
+      })
+      .finally(() => setRenewing(null));
+  }
+
+  return (
+    <>
+      <ul className="flex flex-col gap-2">
+        {files.files.map((file) => (
+          <li key={file.name}>
+            <a
+              href={file.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              download={file.name}
+              aria-busy={renewing === file.name || undefined}
+              onClick={(event) => handleClick(event, file)}
+              className={buttonClasses('primary', 'sm', 'w-full break-all')}
+            >
+              <DownloadIcon />
+              <span className="sr-only">Download</span> {file.name}
+            </a>
+          </li>
+        ))}
+      </ul>
+      <p role="status" aria-live="polite" className="text-navy-800 text-sm">
+        {renewing !== null ? `Preparing ${renewing}...` : ''}
+      </p>
+    </>
+  );
 }
 
 function LockIcon() {

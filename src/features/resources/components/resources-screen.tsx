@@ -8,7 +8,7 @@ import { signOut } from '@/features/auth/api/sign-out';
 import { useAuth } from '@/features/auth/auth-provider';
 import { errorMessage } from '@/lib/error-message';
 import { useUserTier } from '@/features/tiers/api/get-user-tier';
-import { useResourceFiles } from '../api/list-resource-files';
+import { useRenewResourceLink, useResourceFiles } from '../api/list-resource-files';
 import type { FilesState } from '../lib/resource-files';
 import { ResourcesView } from './resources-view';
 
@@ -68,6 +68,7 @@ function SignedInResources({
   // Locked cards never ask for their folder; until the tier is known, nothing is asked.
   const unlocked = isPending ? [] : resourceCards.filter((card) => isUnlocked(tier, card.tier));
   const results = useResourceFiles(unlocked, userId);
+  const renewLink = useRenewResourceLink(userId);
 
   if (isPending) return <FullPageSpinner label="Loading your resources..." />;
 
@@ -77,7 +78,7 @@ function SignedInResources({
     if (!result || result.isPending) files[card.slug] = { status: 'loading' };
     else if (result.isError)
       files[card.slug] = { status: 'error', message: errorMessage(result.error), retry: () => void result.refetch() };
-    else files[card.slug] = { status: 'ready', files: result.data };
+    else files[card.slug] = { status: 'ready', files: result.data, renew: (name) => renewLink(card, name) };
   });
 
   return <ResourcesView tier={tier} files={files} onSignOut={onSignOut} onSignedOut={onSignedOut} />;

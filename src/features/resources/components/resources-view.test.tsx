@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -13,9 +13,12 @@ afterEach(() => {
   toast.dismiss();
 });
 
+const inTenMinutes = () => Date.now() + 10 * 60_000;
+
 const ready = (...names: string[]): FilesState => ({
   status: 'ready',
-  files: names.map((name) => ({ name, url: `https://storage.test/sign/${name}?token=t` })),
+  files: names.map((name) => ({ name, url: `https://storage.test/sign/${name}?token=t`, expiresAt: inTenMinutes() })),
+  renew: () => Promise.reject(new Error('a fresh link is never signed again')),
 });
 
 function setup(props: Partial<ResourcesViewProps> & { tier: Tier | null }) {
@@ -169,5 +172,108 @@ describe('ResourcesView', () => {
     expect(screen.getByText('Session not found')).toBeInTheDocument();
     expect(events).toEqual([]);
     expect(screen.getByRole('button', { name: 'Sign Out' })).toBeEnabled();
+  });
+
+  describe('download links', () => {
+    const cleanups: Array<() => void> = [];
+    afterEach(() => {
+      cleanups.splice(0).forEach((cleanup) => cleanup());
+    });
+
+    function deferred() {
+      let resolve!: (url: string) => void;
+      let reject!: (error: unknown) => void;
+      const promise = new Promise<string>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      return { promise, resolve, reject };
+    }
+
+    /** One ebook file whose link expires at `expiresAt`, with a renew the test controls. */
+    function setupLink(expiresAt: number) {
+      const renewals: string[] = [];
+      const followed: string[] = [];
+      let pending = deferred();
+      const files: FilesState = {
+        status: 'ready',
+        files: [{ name: 'yes-you-can.pdf', url: 'https://storage.test/sign/yes-you-can.pdf?token=old', expiresAt }],
+        renew: (name) => {
+          renewals.push(name);
+          return pending.promise;
+        },
+      };
+      const { user } = setup({ tier: 'ebook', files: { ebook: files }, onFollowDownload: (url) => followed.push(url) });
+      const link = within(card('Yes, You Can! eBook')).getByRole('link', { name: 'Download yes-you-can.pdf' });
+      // jsdom cannot navigate: after the page's own handler (React listens at the root),
+      // record whether the browser would have followed the href.
+      const defaults: boolean[] = [];
+      const record = (event: MouseEvent) => {
+        if (event.target instanceof Node && link.contains(event.target)) {
+          defaults.push(!event.defaultPrevented);
+          event.preventDefault();
+        }
+      };
+      document.addEventListener('click', record);
+      cleanups.push(() => document.removeEventListener('click', record));
+      return {
+        user,
+        link,
+        renewals,
+        followed,
+        defaults,
+        pending: () => pending,
+        reset: () => (pending = deferred()),
+      };
+    }
+
+    it('lets the browser follow a fresh link as it is', async () => {
+      const { user, link, renewals, followed, defaults } = setupLink(inTenMinutes());
+      expect(link).toHaveAttribute('href', 'https://storage.test/sign/yes-you-can.pdf?token=old');
+      await user.click(link);
+      expect(defaults).toEqual([true]);
+      expect(renewals).toEqual([]);
+      expect(followed).toEqual([]);
+    });
+
+    it('signs a stale link again before following it, once however often it is clicked', async () => {
+      // Signed eleven minutes ago: the refresh timer slept with the tab.
+      const { user, link, renewals, followed, defaults, pending } = setupLink(Date.now() - 60_000);
+      await user.click(link);
+      expect(defaults).toEqual([false]);
+      expect(renewals).toEqual(['yes-you-can.pdf']);
+      expect(link).toHaveAttribute('aria-busy', 'true');
+      expect(within(card('Yes, You Can! eBook')).getByRole('status')).toHaveTextContent('Preparing yes-you-can.pdf...');
+
+      await user.click(link);
+      expect(defaults).toEqual([false, false]);
+      expect(renewals).toEqual(['yes-you-can.pdf']);
+
+      pending().resolve('https://storage.test/sign/yes-you-can.pdf?token=new');
+      await waitFor(() => expect(followed).toEqual(['https://storage.test/sign/yes-you-can.pdf?token=new']));
+      expect(link).not.toHaveAttribute('aria-busy');
+      expect(within(card('Yes, You Can! eBook')).getByRole('status')).toHaveTextContent('');
+    });
+
+    it('also signs again a link about to expire', async () => {
+      const { user, link, renewals, defaults } = setupLink(Date.now() + 30_000);
+      await user.click(link);
+      expect(defaults).toEqual([false]);
+      expect(renewals).toEqual(['yes-you-can.pdf']);
+    });
+
+    it('says so when the link cannot be signed again, and lets the user retry', async () => {
+      const { user, link, renewals, followed, pending, reset } = setupLink(Date.now() - 60_000);
+      await user.click(link);
+      pending().reject(new Error('Failed to fetch'));
+      expect(await screen.findByText('Download failed')).toBeInTheDocument();
+      expect(screen.getByText('Failed to fetch')).toBeInTheDocument();
+      expect(followed).toEqual([]);
+
+      reset();
+      await waitFor(() => expect(link).not.toHaveAttribute('aria-busy'));
+      await user.click(link);
+      expect(renewals).toEqual(['yes-you-can.pdf', 'yes-you-can.pdf']);
+    });
   });
 });

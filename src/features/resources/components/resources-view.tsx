@@ -18,10 +18,12 @@ export type ResourcesViewProps = {
   onSignOut: () => Promise<void>;
   /** Called after the sign-out toast (the container goes home). */
   onSignedOut: () => void;
+  /** Follows a download link signed again on click (default: in this tab, as a download). */
+  onFollowDownload?: (url: string) => void;
 };
 
 /** The /resources page for a signed-in user: plain props, no data fetching. */
-export function ResourcesView({ tier, files, onSignOut, onSignedOut }: ResourcesViewProps) {
+export function ResourcesView({ tier, files, onSignOut, onSignedOut, onFollowDownload }: ResourcesViewProps) {
   const [signingOut, setSigningOut] = useState(false);
 
   async function handleSignOut() {
@@ -73,7 +75,12 @@ export function ResourcesView({ tier, files, onSignOut, onSignedOut }: Resources
               const cardFiles = files[card.slug];
               return (
                 <li key={card.slug}>
-                  <ResourceCardView card={card} view={cardView(tier, card.tier, cardFiles)} files={cardFiles} />
+                  <ResourceCardView
+                    card={card}
+                    view={cardView(tier, card.tier, cardFiles)}
+                    files={cardFiles}
+                    onFollowDownload={onFollowDownload}
+                  />
                 </li>
               );
             })}

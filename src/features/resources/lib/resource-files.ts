@@ -3,13 +3,40 @@ import { isUnlocked, type Tier } from '@/content/tiers';
 /** What a storage listing entry looks like, as far as this module cares. */
 export type StorageEntry = { name: string; id: string | null };
 
-export type ResourceFile = { name: string; url: string };
+export type ResourceFile = {
+  name: string;
+  /** A signed download URL; it stops working at `expiresAt`. */
+  url: string;
+  /** When the URL expires, in this browser's clock (ms since the epoch). */
+  expiresAt: number;
+};
 
 /** The file list of one card, as the card shows it. */
 export type FilesState =
   | { status: 'loading' }
   | { status: 'error'; message: string; retry: () => void }
-  | { status: 'ready'; files: readonly ResourceFile[] };
+  | {
+      status: 'ready';
+      files: readonly ResourceFile[];
+      /** Signs a new download URL for one file of this card; throws on failure. */
+      renew: (name: string) => Promise<string>;
+    };
+
+/**
+ * A link this close to its expiry is signed again before it is followed: the margin covers
+ * the time to the request and a clock that drifted while the computer slept.
+ */
+export const LINK_MARGIN_MS = 60_000;
+
+/** When a URL signed at `signedAt` (ms) for `seconds` stops working. */
+export function linkExpiry(signedAt: number, seconds: number): number {
+  return signedAt + seconds * 1000;
+}
+
+/** Whether the link can be followed as it is at `now` (default: this moment); else sign it again. */
+export function linkIsFresh(file: Pick<ResourceFile, 'expiresAt'>, now = Date.now()): boolean {
+  return now < file.expiresAt - LINK_MARGIN_MS;
+}
 
 /**
  * The real files of a folder listing: storage returns sub-folders (id null) and the
