@@ -10,7 +10,10 @@ async function fillSignIn(page: Page, email: string, password: string) {
 }
 
 async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.getByRole('region', { name: /notifications/i }).getByRole('listitem').filter({ hasText: title });
+  const toast = page
+    .getByRole('region', { name: /notifications/i })
+    .getByRole('listitem')
+    .filter({ hasText: title });
   await expect(toast.first()).toBeVisible();
   if (description) await expect(toast.first()).toContainText(description);
 }

@@ -78,7 +78,9 @@ test('a subscriber who is not staff gets the staff-only page, and the database r
   const client = anonClient();
   await client.auth.signInWithPassword({ email: user.email, password: user.password });
   const path = `complete/publishing-roadmap/forged-${randomUUID()}.pdf`;
-  const { error } = await client.storage.from('resources').upload(path, pdf('forged'), { contentType: 'application/pdf' });
+  const { error } = await client.storage
+    .from('resources')
+    .upload(path, pdf('forged'), { contentType: 'application/pdf' });
   expect(error).not.toBeNull();
   const { data } = await admin.storage.from('resources').list('complete/publishing-roadmap');
   expect((data ?? []).map((entry) => entry.name)).not.toContain(path.split('/').pop());

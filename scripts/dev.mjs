@@ -60,7 +60,9 @@ async function main() {
     const site = /Local:\s+(http\S+)/.exec(text)?.[1];
     if (site && !announced) {
       announced = true;
-      console.log(`\nSite: ${site}\n${describeStandIn(server.url)}\n\nData in ${path.relative(root, DEFAULT_DATA_DIR)} (npm run supabase:reset starts over). Ctrl-C stops both.\n`);
+      console.log(
+        `\nSite: ${site}\n${describeStandIn(server.url)}\n\nData in ${path.relative(root, DEFAULT_DATA_DIR)} (npm run supabase:reset starts over). Ctrl-C stops both.\n`,
+      );
     }
   });
 
@@ -83,6 +85,9 @@ async function main() {
 
 main().catch((err) => {
   console.error(`[dev] ${err?.message ?? err}`);
-  if (err?.code === 'EADDRINUSE') console.error('Port 54321 is taken: is `npm run supabase:local` or `supabase start` already running? Set LOCAL_SUPABASE_PORT to use another.');
+  if (err?.code === 'EADDRINUSE')
+    console.error(
+      'Port 54321 is taken: is `npm run supabase:local` or `supabase start` already running? Set LOCAL_SUPABASE_PORT to use another.',
+    );
   process.exit(1);
 });

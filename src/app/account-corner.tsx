@@ -23,7 +23,7 @@ export function AccountCorner({ inline = false }: { inline?: boolean }) {
   return (
     <div className={wrapper}>
       {status === 'signed-in' && user ? (
-        <Suspense fallback={<div className="size-10 rounded-full bg-navy-100" aria-hidden="true" />}>
+        <Suspense fallback={<div className="bg-navy-100 size-10 rounded-full" aria-hidden="true" />}>
           <AccountMenu user={user} />
         </Suspense>
       ) : (

@@ -3,7 +3,8 @@ import { ConfigError } from './config-error';
 import { parseEnv } from './env';
 
 function fakeJwt(payload: object): string {
-  const part = (value: object) => btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  const part = (value: object) =>
+    btoa(JSON.stringify(value)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
   return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(payload)}.c2lnbmF0dXJl`;
 }
 
@@ -45,9 +46,9 @@ describe('parseEnv', () => {
     expect(problemsOf({ VITE_SUPABASE_URL: 'ftp://abc.example', VITE_SUPABASE_ANON_KEY: anonKey })[0]).toMatch(
       /must start with http/,
     );
-    expect(problemsOf({ VITE_SUPABASE_URL: 'https://abc.supabase.co', VITE_SUPABASE_ANON_KEY: 'not a key' })[0]).toMatch(
-      /VITE_SUPABASE_ANON_KEY must be the project’s anon/,
-    );
+    expect(
+      problemsOf({ VITE_SUPABASE_URL: 'https://abc.supabase.co', VITE_SUPABASE_ANON_KEY: 'not a key' })[0],
+    ).toMatch(/VITE_SUPABASE_ANON_KEY must be the project’s anon/);
   });
 
   it('refuses a secret key, which must never reach a browser', () => {

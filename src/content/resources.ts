@@ -41,7 +41,8 @@ export const resourceCards: readonly ResourceCard[] = [
   {
     slug: 'scripture-audio',
     title: 'Daily Scripture Audio Library',
-    description: 'A listening guide and six guided sessions of scripture and encouragement to start each writing day in peace.',
+    description:
+      'A listening guide and six guided sessions of scripture and encouragement to start each writing day in peace.',
     tier: 'foundation',
     colour: 'from-sky-600 to-sky-800',
     accept: ['.mp3', '.pdf'],
@@ -67,7 +68,8 @@ export const resourceCards: readonly ResourceCard[] = [
   {
     slug: 'masterclass',
     title: 'Video Masterclass & Templates',
-    description: 'The Accelerated Success masterclass, templates and tools library for drafting and revising with confidence.',
+    description:
+      'The Accelerated Success masterclass, templates and tools library for drafting and revising with confidence.',
     tier: 'accelerated',
     colour: 'from-violet-600 to-violet-800',
     accept: ['.pdf', '.epub', '.mobi'],
@@ -76,7 +78,8 @@ export const resourceCards: readonly ResourceCard[] = [
   {
     slug: 'publishing-roadmap',
     title: '90-Day Publishing Roadmap',
-    description: 'The Complete Transformation roadmap, manuscript support and launch-plan materials for taking your book to readers.',
+    description:
+      'The Complete Transformation roadmap, manuscript support and launch-plan materials for taking your book to readers.',
     tier: 'complete',
     colour: 'from-gold-500 to-gold-600',
     accept: ['.pdf', '.epub', '.mobi'],

@@ -9,7 +9,8 @@ import { HttpError } from './http.mjs';
 import { JwtError, signJwt, verifyJwt } from './keys.mjs';
 
 // GoTrue's e-mail check (a practical subset of RFC 5322).
-const EMAIL_RE = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+const EMAIL_RE =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 const MIN_PASSWORD = 6;
 const API_VERSION = '2024-01-01';
 
@@ -150,7 +151,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     }
     if (claims.session_id) {
       const s = await db.query(`select 1 from _local.sessions where id = $1::text::uuid`, [String(claims.session_id)]);
-      if (s.rows.length === 0) throw authError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+      if (s.rows.length === 0)
+        throw authError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
     }
     const user = await findUser(`u.id = $1::text::uuid`, [String(claims.sub)]);
     if (!user) throw authError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
@@ -165,7 +167,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
   }
 
   function validateEmail(email) {
-    if (typeof email !== 'string' || email.trim() === '') throw authError(400, 'validation_failed', 'To signup, please provide your email');
+    if (typeof email !== 'string' || email.trim() === '')
+      throw authError(400, 'validation_failed', 'To signup, please provide your email');
     if (email.length > 255 || !EMAIL_RE.test(email.trim())) {
       throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
     }
@@ -173,7 +176,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
   }
 
   function validatePassword(password) {
-    if (typeof password !== 'string' || password === '') throw authError(422, 'validation_failed', 'Signup requires a valid password');
+    if (typeof password !== 'string' || password === '')
+      throw authError(422, 'validation_failed', 'Signup requires a valid password');
     if (password.length < MIN_PASSWORD) {
       throw authError(422, 'weak_password', `Password should be at least ${MIN_PASSWORD} characters.`, {
         weak_password: { reasons: ['length'] },
@@ -244,7 +248,11 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     const token = newRefreshToken();
     const sessionId = await db.transaction(async (tx) => {
       const s = await tx.query(`insert into _local.sessions (user_id) values ($1) returning id`, [user.id]);
-      await tx.query(`insert into _local.refresh_tokens (token, session_id, user_id) values ($1, $2, $3)`, [token, s.rows[0].id, user.id]);
+      await tx.query(`insert into _local.refresh_tokens (token, session_id, user_id) values ($1, $2, $3)`, [
+        token,
+        s.rows[0].id,
+        user.id,
+      ]);
       await tx.query(`update auth.users set last_sign_in_at = now() where id = $1`, [user.id]);
       return s.rows[0].id;
     });
@@ -283,7 +291,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     );
     if (!user) throw authError(400, 'invalid_credentials', 'Invalid login credentials');
     if (!user.email_confirmed_at) throw authError(400, 'email_not_confirmed', 'Email not confirmed');
-    if (user.banned_until && new Date(user.banned_until) > new Date()) throw authError(400, 'user_banned', 'User is banned');
+    if (user.banned_until && new Date(user.banned_until) > new Date())
+      throw authError(400, 'user_banned', 'User is banned');
     return issueSession(user);
   }
 
@@ -294,8 +303,10 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     const result = await db.transaction(async (tx) => {
       const r = await tx.query(`select * from _local.refresh_tokens where token = $1 for update`, [token]);
       const row = r.rows[0];
-      if (!row) return { error: authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found') };
-      if (row.revoked) return { error: authError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used') };
+      if (!row)
+        return { error: authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found') };
+      if (row.revoked)
+        return { error: authError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used') };
       await tx.query(`update _local.refresh_tokens set revoked = true where token = $1`, [token]);
       await tx.query(`insert into _local.refresh_tokens (token, session_id, user_id, parent) values ($1, $2, $3, $4)`, [
         next,
@@ -318,16 +329,27 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     await db.transaction(async (tx) => {
       if (b.password !== undefined) {
         const password = validatePassword(b.password);
-        const same = await tx.query(`select encrypted_password = extensions.crypt($2, encrypted_password) as same from auth.users where id = $1`, [user.id, password]);
-        if (same.rows[0]?.same) throw authError(422, 'same_password', 'New password should be different from the old password.');
-        await tx.query(`update auth.users set encrypted_password = extensions.crypt($2, extensions.gen_salt('bf')), updated_at = now() where id = $1`, [user.id, password]);
+        const same = await tx.query(
+          `select encrypted_password = extensions.crypt($2, encrypted_password) as same from auth.users where id = $1`,
+          [user.id, password],
+        );
+        if (same.rows[0]?.same)
+          throw authError(422, 'same_password', 'New password should be different from the old password.');
+        await tx.query(
+          `update auth.users set encrypted_password = extensions.crypt($2, extensions.gen_salt('bf')), updated_at = now() where id = $1`,
+          [user.id, password],
+        );
       }
       if (b.email !== undefined && String(b.email).trim().toLowerCase() !== user.email) {
         const email = validateEmail(b.email);
         const taken = await tx.query(`select 1 from auth.users where lower(email) = $1 and id <> $2`, [email, user.id]);
-        if (taken.rows.length) throw authError(422, 'email_exists', 'A user with this email address has already been registered');
+        if (taken.rows.length)
+          throw authError(422, 'email_exists', 'A user with this email address has already been registered');
         await tx.query(`update auth.users set email = $2, updated_at = now() where id = $1`, [user.id, email]);
-        await tx.query(`update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'`, [user.id, email]);
+        await tx.query(
+          `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'`,
+          [user.id, email],
+        );
       }
       if (b.data !== undefined) {
         await tx.query(
@@ -342,13 +364,24 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
   async function logout(token, scope) {
     const { user, claims } = await currentUser(token);
     if (scope === 'global') await db.query(`delete from _local.sessions where user_id = $1`, [user.id]);
-    else if (scope === 'others') await db.query(`delete from _local.sessions where user_id = $1 and id <> $2::text::uuid`, [user.id, String(claims.session_id ?? '00000000-0000-0000-0000-000000000000')]);
-    else if (claims.session_id) await db.query(`delete from _local.sessions where id = $1::text::uuid`, [String(claims.session_id)]);
+    else if (scope === 'others')
+      await db.query(`delete from _local.sessions where user_id = $1 and id <> $2::text::uuid`, [
+        user.id,
+        String(claims.session_id ?? '00000000-0000-0000-0000-000000000000'),
+      ]);
+    else if (claims.session_id)
+      await db.query(`delete from _local.sessions where id = $1::text::uuid`, [String(claims.session_id)]);
   }
 
   /** Writes the mail the hosted auth server would send, prints it and keeps it for GET /inbox. */
   async function sendMail(recipient, subject, body, link, otp) {
-    await db.query(`insert into _local.mail (recipient, subject, body, link, otp) values ($1, $2, $3, $4, $5)`, [recipient, subject, body, link, otp]);
+    await db.query(`insert into _local.mail (recipient, subject, body, link, otp) values ($1, $2, $3, $4, $5)`, [
+      recipient,
+      subject,
+      body,
+      link,
+      otp,
+    ]);
     log(`\n[local mail] To: ${recipient}\n[local mail] Subject: ${subject}\n${body}\n`);
   }
 
@@ -367,7 +400,13 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     );
     await db.query(`update auth.users set recovery_sent_at = now() where id = $1`, [user.id]);
     const link = `${baseUrl()}/auth/v1/verify?token=${tokenHash}&type=recovery&redirect_to=${encodeURIComponent(redirect)}`;
-    await sendMail(email, 'Reset Your Password', `Follow this link to reset the password for your user:\n${link}\n\nAlternatively, enter the code: ${otp}`, link, otp);
+    await sendMail(
+      email,
+      'Reset Your Password',
+      `Follow this link to reset the password for your user:\n${link}\n\nAlternatively, enter the code: ${otp}`,
+      link,
+      otp,
+    );
     return {};
   }
 
@@ -390,7 +429,9 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     const page = Math.max(1, Number(url.searchParams.get('page')) || 1);
     const perPage = Math.min(1000, Math.max(1, Number(url.searchParams.get('per_page')) || 50));
     const total = (await db.query(`select count(*)::int as n from auth.users`)).rows[0].n;
-    const rows = (await db.query(`${USER_SQL} order by u.created_at, u.id limit $1 offset $2`, [perPage, (page - 1) * perPage])).rows;
+    const rows = (
+      await db.query(`${USER_SQL} order by u.created_at, u.id limit $1 offset $2`, [perPage, (page - 1) * perPage])
+    ).rows;
     return { body: { users: rows.map(userJson), aud: 'authenticated' }, headers: { 'X-Total-Count': String(total) } };
   }
 
@@ -409,7 +450,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
   }
 
   function uuidOr404(id) {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw authError(404, 'user_not_found', 'User not found');
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+      throw authError(404, 'user_not_found', 'User not found');
     return id;
   }
 
@@ -425,12 +467,27 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     const b = body && typeof body === 'object' ? body : {};
     await db.transaction(async (tx) => {
       if (b.password !== undefined) {
-        await tx.query(`update auth.users set encrypted_password = extensions.crypt($2, extensions.gen_salt('bf')) where id = $1`, [id, validatePassword(b.password)]);
+        await tx.query(
+          `update auth.users set encrypted_password = extensions.crypt($2, extensions.gen_salt('bf')) where id = $1`,
+          [id, validatePassword(b.password)],
+        );
       }
-      if (b.email !== undefined) await tx.query(`update auth.users set email = $2 where id = $1`, [id, validateEmail(b.email)]);
-      if (b.email_confirm === true) await tx.query(`update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1`, [id]);
-      if (b.user_metadata !== undefined) await tx.query(`update auth.users set raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || $2::jsonb where id = $1`, [id, JSON.stringify(metadata(b.user_metadata))]);
-      if (b.app_metadata !== undefined) await tx.query(`update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}'::jsonb) || $2::jsonb where id = $1`, [id, JSON.stringify(metadata(b.app_metadata))]);
+      if (b.email !== undefined)
+        await tx.query(`update auth.users set email = $2 where id = $1`, [id, validateEmail(b.email)]);
+      if (b.email_confirm === true)
+        await tx.query(`update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1`, [
+          id,
+        ]);
+      if (b.user_metadata !== undefined)
+        await tx.query(
+          `update auth.users set raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || $2::jsonb where id = $1`,
+          [id, JSON.stringify(metadata(b.user_metadata))],
+        );
+      if (b.app_metadata !== undefined)
+        await tx.query(
+          `update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}'::jsonb) || $2::jsonb where id = $1`,
+          [id, JSON.stringify(metadata(b.app_metadata))],
+        );
       if (b.ban_duration === 'none') await tx.query(`update auth.users set banned_until = null where id = $1`, [id]);
       await tx.query(`update auth.users set updated_at = now() where id = $1`, [id]);
     });
@@ -483,11 +540,21 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     }
     switch (route) {
       case 'GET /health':
-        return { status: 200, body: { version: 'local-stand-in', name: 'GoTrue', description: 'local stand-in for GoTrue' } };
+        return {
+          status: 200,
+          body: { version: 'local-stand-in', name: 'GoTrue', description: 'local stand-in for GoTrue' },
+        };
       case 'GET /settings':
         return {
           status: 200,
-          body: { external: { email: true, phone: false }, disable_signup: false, mailer_autoconfirm: true, phone_autoconfirm: false, sms_provider: '', saml_enabled: false },
+          body: {
+            external: { email: true, phone: false },
+            disable_signup: false,
+            mailer_autoconfirm: true,
+            phone_autoconfirm: false,
+            sms_provider: '',
+            saml_enabled: false,
+          },
         };
       case 'POST /signup':
         return { status: 200, body: await signup(await readJson()) };
@@ -508,7 +575,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
         return { status: 200, body: await recover(await readJson(), url.searchParams.get('redirect_to')) };
       case 'POST /verify': {
         const b = /** @type {any} */ (await readJson()) ?? {};
-        if (b.type !== 'recovery' && b.type !== 'email' && b.type !== 'magiclink') throw authError(400, 'validation_failed', 'Verify requires a verification type');
+        if (b.type !== 'recovery' && b.type !== 'email' && b.type !== 'magiclink')
+          throw authError(400, 'validation_failed', 'Verify requires a verification type');
         const { session } = await consumeRecovery({ tokenHash: b.token_hash, email: b.email, otp: b.token });
         return { status: 200, body: session };
       }
@@ -531,7 +599,11 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
         } catch (err) {
           if (!(err instanceof HttpError)) throw err;
           const target = safeRedirect(url.searchParams.get('redirect_to'), siteUrl);
-          const fragment = new URLSearchParams({ error: 'access_denied', error_code: 'otp_expired', error_description: 'Email link is invalid or has expired' });
+          const fragment = new URLSearchParams({
+            error: 'access_denied',
+            error_code: 'otp_expired',
+            error_description: 'Email link is invalid or has expired',
+          });
           return { status: 303, redirect: `${target}#${fragment}` };
         }
       }

@@ -35,7 +35,8 @@ export class JwtError extends Error {
 export function verifyJwt(token, secret = JWT_SECRET, now = Math.floor(Date.now() / 1000)) {
   if (typeof token !== 'string') throw new JwtError('malformed', 'token is malformed');
   const parts = token.split('.');
-  if (parts.length !== 3) throw new JwtError('malformed', 'token is malformed: token contains an invalid number of segments');
+  if (parts.length !== 3)
+    throw new JwtError('malformed', 'token is malformed: token contains an invalid number of segments');
   const [head, body, sig] = /** @type {[string, string, string]} */ (parts);
   let header;
   let payload;

@@ -17,9 +17,17 @@ export function matchesFilter(filter, record) {
   if (!m || !record) return false;
   const [, column, op, value] = /** @type {[string, string, string, string]} */ (m);
   const actual = record[column];
-  const text = actual === null || actual === undefined ? null : typeof actual === 'object' ? JSON.stringify(actual) : String(actual);
+  const text =
+    actual === null || actual === undefined
+      ? null
+      : typeof actual === 'object'
+        ? JSON.stringify(actual)
+        : String(actual);
   if (op === 'in') {
-    const list = value.replace(/^\(|\)$/g, '').split(',').map((s) => s.trim());
+    const list = value
+      .replace(/^\(|\)$/g, '')
+      .split(',')
+      .map((s) => s.trim());
     return text !== null && list.includes(text);
   }
   if (text === null) return false;
@@ -60,7 +68,11 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
 
   function send(conn, joinRef, ref, topic, event, payload) {
     if (conn.ws.readyState !== conn.ws.OPEN) return;
-    conn.ws.send(JSON.stringify(conn.v2 ? [joinRef, ref, topic, event, payload] : { join_ref: joinRef, ref, topic, event, payload }));
+    conn.ws.send(
+      JSON.stringify(
+        conn.v2 ? [joinRef, ref, topic, event, payload] : { join_ref: joinRef, ref, topic, event, payload },
+      ),
+    );
   }
 
   function reply(conn, msg, status, response) {
@@ -115,7 +127,13 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
       const [joinRef, ref, topic, event, payload] = parsed;
       return { joinRef: joinRef ?? null, ref: ref ?? null, topic, event, payload: payload ?? {} };
     }
-    return { joinRef: parsed.join_ref ?? null, ref: parsed.ref ?? null, topic: parsed.topic, event: parsed.event, payload: parsed.payload ?? {} };
+    return {
+      joinRef: parsed.join_ref ?? null,
+      ref: parsed.ref ?? null,
+      topic: parsed.topic,
+      event: parsed.event,
+      payload: parsed.payload ?? {},
+    };
   }
 
   function onMessage(conn, data, defaultClaims) {
@@ -155,7 +173,13 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
       conn.channels.set(msg.topic, joined);
       armExpiry(conn, msg.topic, joined);
       reply(conn, msg, 'ok', {
-        postgres_changes: bindings.map((b) => ({ id: b.id, event: b.event, schema: b.schema, table: b.table, filter: b.filter })),
+        postgres_changes: bindings.map((b) => ({
+          id: b.id,
+          event: b.event,
+          schema: b.schema,
+          table: b.table,
+          filter: b.filter,
+        })),
       });
       if (bindings.length) {
         send(conn, msg.joinRef, null, msg.topic, 'system', {
@@ -172,7 +196,12 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
       if (channel && typeof msg.payload?.access_token === 'string') {
         const r = claimsFromToken(msg.payload.access_token);
         if (r.error) {
-          send(conn, channel.joinRef, null, msg.topic, 'system', { message: r.error, status: 'error', extension: 'system', channel: msg.topic });
+          send(conn, channel.joinRef, null, msg.topic, 'system', {
+            message: r.error,
+            status: 'error',
+            extension: 'system',
+            channel: msg.topic,
+          });
         } else {
           channel.claims = r.claims;
           armExpiry(conn, msg.topic, channel);
@@ -195,7 +224,9 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
     const apikey = url.searchParams.get('apikey') ?? req.headers.apikey;
     const r = typeof apikey === 'string' ? claimsFromToken(apikey) : { error: 'No API key found in request' };
     if (r.error) {
-      socket.write(`HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${JSON.stringify({ message: r.error })}`);
+      socket.write(
+        `HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${JSON.stringify({ message: r.error })}`,
+      );
       socket.destroy();
       return;
     }
@@ -217,10 +248,15 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
   async function visibleRow(claims, table, record) {
     if (!table.pk.length || !record) return null;
     const params = table.pk.map((k) => (record[k] == null ? null : String(record[k])));
-    const where = table.pk.map((k, i) => `${quoteIdent(k)} = ($${i + 1}::text)::${table.columns.get(k)?.type ?? 'text'}`).join(' and ');
+    const where = table.pk
+      .map((k, i) => `${quoteIdent(k)} = ($${i + 1}::text)::${table.columns.get(k)?.type ?? 'text'}`)
+      .join(' and ');
     try {
       return await withClaims(db, claims, async (tx) => {
-        const r = await tx.query(`select row_to_json(_t)::text as row from ${quoteIdent(table.schema)}.${quoteIdent(table.name)} as _t where ${where}`, params);
+        const r = await tx.query(
+          `select row_to_json(_t)::text as row from ${quoteIdent(table.schema)}.${quoteIdent(table.name)} as _t where ${where}`,
+          params,
+        );
         return r.rows[0] ? JSON.parse(r.rows[0].row) : null;
       });
     } catch {
@@ -281,7 +317,9 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
       } catch {
         return;
       }
-      queue = queue.then(() => dispatch(change)).catch((err) => log(`[realtime] dispatch failed: ${err?.message ?? err}`));
+      queue = queue
+        .then(() => dispatch(change))
+        .catch((err) => log(`[realtime] dispatch failed: ${err?.message ?? err}`));
     });
   }
 

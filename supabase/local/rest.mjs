@@ -9,7 +9,18 @@ import { HttpError } from './http.mjs';
 import { isPgError, pgErrorBody, statusForPgCode } from './pg-errors.mjs';
 
 const EXPOSED_SCHEMAS = ['public'];
-const RESERVED_PARAMS = new Set(['select', 'order', 'limit', 'offset', 'on_conflict', 'columns', 'or', 'and', 'not.or', 'not.and']);
+const RESERVED_PARAMS = new Set([
+  'select',
+  'order',
+  'limit',
+  'offset',
+  'on_conflict',
+  'columns',
+  'or',
+  'and',
+  'not.or',
+  'not.and',
+]);
 const OBJECT_MEDIA = 'application/vnd.pgrst.object+json';
 
 /** A PostgREST-shaped 4xx. */
@@ -29,16 +40,42 @@ export function quoteIdent(name) {
 // it) from a short list is accepted: no spaces, quotes, parentheses or schema prefixes.
 const CAST_RE = /^([a-z_][a-z0-9_]*)(\[\])?$/;
 const CAST_TYPES = new Set([
-  'text', 'varchar', 'int', 'int2', 'int4', 'int8', 'smallint', 'integer', 'bigint', 'numeric',
-  'float4', 'float8', 'real', 'boolean', 'bool', 'uuid', 'json', 'jsonb', 'date', 'time',
-  'timestamptz', 'timestamp', 'interval',
+  'text',
+  'varchar',
+  'int',
+  'int2',
+  'int4',
+  'int8',
+  'smallint',
+  'integer',
+  'bigint',
+  'numeric',
+  'float4',
+  'float8',
+  'real',
+  'boolean',
+  'bool',
+  'uuid',
+  'json',
+  'jsonb',
+  'date',
+  'time',
+  'timestamptz',
+  'timestamp',
+  'interval',
 ]);
 
 /** The cast as it goes into SQL, or a PGRST100 400 when it is not a plain allowed type name. */
 export function validateCast(cast) {
   const m = CAST_RE.exec(cast);
   if (!m || !CAST_TYPES.has(/** @type {string} */ (m[1]))) {
-    throw restError(400, 'PGRST100', `failed to parse select parameter (invalid cast "${cast}")`, null, `Allowed casts: ${[...CAST_TYPES].join(', ')} (optionally with [])`);
+    throw restError(
+      400,
+      'PGRST100',
+      `failed to parse select parameter (invalid cast "${cast}")`,
+      null,
+      `Allowed casts: ${[...CAST_TYPES].join(', ')} (optionally with [])`,
+    );
   }
   return cast;
 }
@@ -89,12 +126,20 @@ export function parseSelect(select) {
     const item = raw.trim();
     if (item === '*') return { column: '*', alias: null, cast: null };
     if (item.includes('(') || item.includes('->')) {
-      throw restError(400, 'PGRST100', `"${item}" in select is not supported by the local stand-in (no embedding or JSON paths)`);
+      throw restError(
+        400,
+        'PGRST100',
+        `"${item}" in select is not supported by the local stand-in (no embedding or JSON paths)`,
+      );
     }
     const m = /^(?:([^:]+):(?!:))?([^:]+)(?:::(.+))?$/.exec(item);
     if (!m) throw restError(400, 'PGRST100', `failed to parse select parameter (${item})`);
     const [, alias, column, cast] = m;
-    return { column: unquote(/** @type {string} */ (column).trim()), alias: alias ? unquote(alias.trim()) : null, cast: cast === undefined ? null : validateCast(cast) };
+    return {
+      column: unquote(/** @type {string} */ (column).trim()),
+      alias: alias ? unquote(alias.trim()) : null,
+      cast: cast === undefined ? null : validateCast(cast),
+    };
   });
 }
 
@@ -118,7 +163,8 @@ export function parseOrder(order) {
 
 /** Parses an `in.(a,"b,c")` list. */
 export function parseList(value) {
-  if (!value.startsWith('(') || !value.endsWith(')')) throw restError(400, 'PGRST100', `failed to parse filter (in.${value})`);
+  if (!value.startsWith('(') || !value.endsWith(')'))
+    throw restError(400, 'PGRST100', `failed to parse filter (in.${value})`);
   const inner = value.slice(1, -1);
   if (inner.trim() === '') return [];
   return splitTopLevel(inner).map((v) => {
@@ -128,7 +174,21 @@ export function parseList(value) {
   });
 }
 
-const OPS = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike', match: '~', imatch: '~*', cs: '@>', cd: '<@', ov: '&&' };
+const OPS = {
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  like: 'like',
+  ilike: 'ilike',
+  match: '~',
+  imatch: '~*',
+  cs: '@>',
+  cd: '<@',
+  ov: '&&',
+};
 
 /**
  * Parses one filter `op.value` (with optional `not.`) on `column` into a tree node.
@@ -148,7 +208,8 @@ export function parseCondition(column, expr) {
   if (op === 'in') return { kind: 'cond', column, op, value: parseList(value), negate };
   if (op === 'is') {
     const v = value.toLowerCase();
-    if (!['null', 'not_null', 'true', 'false', 'unknown'].includes(v)) throw restError(400, 'PGRST100', `failed to parse filter (is.${value})`);
+    if (!['null', 'not_null', 'true', 'false', 'unknown'].includes(v))
+      throw restError(400, 'PGRST100', `failed to parse filter (is.${value})`);
     return { kind: 'cond', column, op, value: v, negate };
   }
   if (!(op in OPS)) throw restError(400, 'PGRST100', `failed to parse filter (${expr})`, `unknown operator "${op}"`);
@@ -160,11 +221,18 @@ export function parseLogic(kind, body, negate = false, depth = 1) {
   if (depth > MAX_LOGIC_DEPTH) {
     throw restError(400, 'PGRST100', `failed to parse logic tree: nested more than ${MAX_LOGIC_DEPTH} levels deep`);
   }
-  if (!body.startsWith('(') || !body.endsWith(')')) throw restError(400, 'PGRST100', `failed to parse logic tree (${body})`);
+  if (!body.startsWith('(') || !body.endsWith(')'))
+    throw restError(400, 'PGRST100', `failed to parse logic tree (${body})`);
   const items = splitTopLevel(body.slice(1, -1)).map((raw) => {
     const item = raw.trim();
     const group = /^(not\.)?(or|and)(\(.*\))$/s.exec(item);
-    if (group) return parseLogic(/** @type {string} */ (group[2]), /** @type {string} */ (group[3]), Boolean(group[1]), depth + 1);
+    if (group)
+      return parseLogic(
+        /** @type {string} */ (group[2]),
+        /** @type {string} */ (group[3]),
+        Boolean(group[1]),
+        depth + 1,
+      );
     const dot = item.indexOf('.');
     if (dot < 0) throw restError(400, 'PGRST100', `failed to parse logic tree (${item})`);
     return parseCondition(unquote(item.slice(0, dot)), item.slice(dot + 1));
@@ -208,7 +276,10 @@ function renderFilter(node, table, params) {
       sql = node.value === 'not_null' ? `${ref} is not null` : `${ref} is ${node.value}`;
     } else if (node.op === 'in') {
       const values = /** @type {string[]} */ (node.value);
-      sql = values.length === 0 ? 'false' : `${ref} in (${values.map((v) => `(${params.add(v)}::text)::${col.type}`).join(', ')})`;
+      sql =
+        values.length === 0
+          ? 'false'
+          : `${ref} in (${values.map((v) => `(${params.add(v)}::text)::${col.type}`).join(', ')})`;
     } else if (node.op === 'like' || node.op === 'ilike') {
       sql = `${ref}::text ${OPS[node.op]} ${params.add(String(node.value).replaceAll('*', '%'))}::text`;
     } else if (node.op === 'match' || node.op === 'imatch') {
@@ -219,7 +290,9 @@ function renderFilter(node, table, params) {
     return node.negate ? `not (${sql})` : sql;
   }
   if (node.items.length === 0) return node.negate ? 'false' : 'true';
-  const joined = node.items.map((n) => `(${renderFilter(n, table, params)})`).join(node.kind === 'or' ? ' or ' : ' and ');
+  const joined = node.items
+    .map((n) => `(${renderFilter(n, table, params)})`)
+    .join(node.kind === 'or' ? ' or ' : ' and ');
   return node.negate ? `not (${joined})` : joined;
 }
 
@@ -227,7 +300,8 @@ function renderSelectList(items, table, source) {
   return items
     .map((it) => {
       if (it.column === '*') return `${source}.*`;
-      if (!table.columns.has(it.column)) throw restError(400, '42703', `column ${table.name}.${it.column} does not exist`);
+      if (!table.columns.has(it.column))
+        throw restError(400, '42703', `column ${table.name}.${it.column} does not exist`);
       let expr = `${source}.${quoteIdent(it.column)}`;
       if (it.cast) expr = `${expr}::${it.cast}`;
       return `${expr} as ${quoteIdent(it.alias ?? it.column)}`;
@@ -239,7 +313,8 @@ function renderOrder(items, table) {
   if (items.length === 0) return '';
   return ` order by ${items
     .map((o) => {
-      if (!table.columns.has(o.column)) throw restError(400, '42703', `column ${table.name}.${o.column} does not exist`);
+      if (!table.columns.has(o.column))
+        throw restError(400, '42703', `column ${table.name}.${o.column} does not exist`);
       return `_t.${quoteIdent(o.column)} ${o.dir}${o.nulls ? ` nulls ${o.nulls}` : ''}`;
     })
     .join(', ')}`;
@@ -258,7 +333,8 @@ function parsePrefer(req) {
 
 function nonNegInt(value, name) {
   if (value == null) return null;
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw restError(400, 'PGRST100', `"${value}" is not a valid ${name}`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw restError(400, 'PGRST100', `"${value}" is not a valid ${name}`);
   return Number(value);
 }
 
@@ -325,7 +401,13 @@ export function createRestService({ db, withClaims, schema }) {
     const header = req.headers[write ? 'content-profile' : 'accept-profile'];
     const name = typeof header === 'string' && header ? header : 'public';
     if (!EXPOSED_SCHEMAS.includes(name)) {
-      throw restError(406, 'PGRST106', 'Invalid schema: ' + name, null, `Only the following schemas are exposed: ${EXPOSED_SCHEMAS.join(', ')}`);
+      throw restError(
+        406,
+        'PGRST106',
+        'Invalid schema: ' + name,
+        null,
+        `Only the following schemas are exposed: ${EXPOSED_SCHEMAS.join(', ')}`,
+      );
     }
     return name;
   }
@@ -360,7 +442,12 @@ export function createRestService({ db, withClaims, schema }) {
   }
 
   function singleError(n) {
-    return restError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${n} rows`);
+    return restError(
+      406,
+      'PGRST116',
+      'JSON object requested, multiple (or no) rows returned',
+      `The result contains ${n} rows`,
+    );
   }
 
   async function tableOr404(schemaName, name) {
@@ -423,12 +510,20 @@ export function createRestService({ db, withClaims, schema }) {
         );
         const { body, n } = r.rows[0];
         if (object && n !== 1) throw singleError(n);
-        return sendRows(okStatus === 204 ? 200 : okStatus, body, null, req, { 'Content-Range': n ? `0-${n - 1}/*` : '*/*' });
+        return sendRows(okStatus === 204 ? 200 : okStatus, body, null, req, {
+          'Content-Range': n ? `0-${n - 1}/*` : '*/*',
+        });
       }
       const r = await tx.query(statement, params.values);
       const n = r.affectedRows ?? 0;
       if (object && n !== 1) throw singleError(n);
-      return { status: okStatus, text: '', type: null, count: null, headers: { 'Content-Range': n ? `0-${n - 1}/*` : '*/*' } };
+      return {
+        status: okStatus,
+        text: '',
+        type: null,
+        count: null,
+        headers: { 'Content-Range': n ? `0-${n - 1}/*` : '*/*' },
+      };
     });
   }
 
@@ -443,7 +538,14 @@ export function createRestService({ db, withClaims, schema }) {
       : [...new Set(rows.flatMap((r) => Object.keys(r)))];
     checkColumns(table, names);
     const prefer = parsePrefer(req);
-    if (rows.length === 0) return { status: 201, text: prefer.return === 'representation' ? '[]' : '', type: 'application/json; charset=utf-8', count: null, headers: {} };
+    if (rows.length === 0)
+      return {
+        status: 201,
+        text: prefer.return === 'representation' ? '[]' : '',
+        type: 'application/json; charset=utf-8',
+        count: null,
+        headers: {},
+      };
     const params = new Params();
     const qualified = `${quoteIdent(table.schema)}.${quoteIdent(table.name)}`;
     const list = names.map(quoteIdent).join(', ');
@@ -457,19 +559,23 @@ export function createRestService({ db, withClaims, schema }) {
     if (resolution === 'merge-duplicates' || resolution === 'ignore-duplicates') {
       const conflict = url.searchParams.get('on_conflict');
       const target = conflict ? splitTopLevel(conflict).map((c) => unquote(c.trim())) : table.pk;
-      if (target.length === 0) throw restError(400, 'PGRST100', 'on_conflict is required for a table without a primary key');
+      if (target.length === 0)
+        throw restError(400, 'PGRST100', 'on_conflict is required for a table without a primary key');
       checkColumns(table, target);
       const targetSql = target.map(quoteIdent).join(', ');
       // Like PostgREST, the update sets every payload column, conflict columns included, so
       // column-level UPDATE grants apply exactly as on the hosted stack.
-      if (resolution === 'ignore-duplicates' || names.length === 0) statement += ` on conflict (${targetSql}) do nothing`;
-      else statement += ` on conflict (${targetSql}) do update set ${names.map((n) => `${quoteIdent(n)} = excluded.${quoteIdent(n)}`).join(', ')}`;
+      if (resolution === 'ignore-duplicates' || names.length === 0)
+        statement += ` on conflict (${targetSql}) do nothing`;
+      else
+        statement += ` on conflict (${targetSql}) do update set ${names.map((n) => `${quoteIdent(n)} = excluded.${quoteIdent(n)}`).join(', ')}`;
     }
     return write(req, claims, table, url, statement, params, 201);
   }
 
   async function update(req, claims, table, url, body) {
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw restError(400, 'PGRST102', 'Empty or invalid json');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw restError(400, 'PGRST102', 'Empty or invalid json');
     const names = Object.keys(body);
     checkColumns(table, names);
     if (names.length === 0) return { status: 204, text: '', type: null, count: null, headers: {} };
@@ -539,7 +645,13 @@ export function createRestService({ db, withClaims, schema }) {
         return { status: 200, text, type: 'application/json; charset=utf-8', count: null, headers: {} };
       }
       const r = await tx.query(`select to_json(${call})::text as body from ${from}`, params.values);
-      return { status: 200, text: r.rows[0]?.body ?? 'null', type: 'application/json; charset=utf-8', count: null, headers: {} };
+      return {
+        status: 200,
+        text: r.rows[0]?.body ?? 'null',
+        type: 'application/json; charset=utf-8',
+        count: null,
+        headers: {},
+      };
     });
   }
 
@@ -560,7 +672,12 @@ export function createRestService({ db, withClaims, schema }) {
       throw restError(400, 'PGRST100', 'Invalid path specified in request URL: malformed percent-encoding');
     }
     if (segments.length === 0) {
-      return { status: 200, text: JSON.stringify({ swagger: '2.0', info: { title: 'local stand-in', version: '0' }, paths: {} }), type: 'application/json', headers: {} };
+      return {
+        status: 200,
+        text: JSON.stringify({ swagger: '2.0', info: { title: 'local stand-in', version: '0' }, paths: {} }),
+        type: 'application/json',
+        headers: {},
+      };
     }
     if (segments[0] === 'rpc' && segments.length === 2) {
       const name = /** @type {string} */ (segments[1]);

@@ -30,7 +30,9 @@ const API_ROLES = ['anon', 'authenticated', 'service_role'];
 
 /** Kong's answers when the API key is missing or not signed with the project secret. */
 function keyError(missing) {
-  return new HttpError(401, { message: missing ? 'No API key found in request' : 'Invalid authentication credentials' });
+  return new HttpError(401, {
+    message: missing ? 'No API key found in request' : 'Invalid authentication credentials',
+  });
 }
 
 /**
@@ -93,7 +95,9 @@ export async function startServer({
   if (reset && dataDir) await rm(dataDir, { recursive: true, force: true });
   const dbDir = dataDir ? path.join(dataDir, 'db') : undefined;
   const fresh = !dbDir || !existsSync(path.join(dbDir, 'PG_VERSION'));
-  const storageRoot = dataDir ? path.join(dataDir, 'storage') : await mkdtemp(path.join(os.tmpdir(), 'local-supabase-storage-'));
+  const storageRoot = dataDir
+    ? path.join(dataDir, 'storage')
+    : await mkdtemp(path.join(os.tmpdir(), 'local-supabase-storage-'));
 
   const db = await createDatabase({ dataDir: dbDir });
   try {
@@ -137,12 +141,24 @@ export async function startServer({
       const expired = e instanceof JwtError && e.reason === 'expired';
       throw new HttpError(
         401,
-        { code: 'PGRST301', details: null, hint: null, message: expired ? 'JWT expired' : `JWSError: ${e instanceof Error ? e.message : 'invalid token'}` },
-        { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${expired ? 'JWT expired' : 'JWSError'}"` },
+        {
+          code: 'PGRST301',
+          details: null,
+          hint: null,
+          message: expired ? 'JWT expired' : `JWSError: ${e instanceof Error ? e.message : 'invalid token'}`,
+        },
+        {
+          'WWW-Authenticate': `Bearer error="invalid_token", error_description="${expired ? 'JWT expired' : 'JWSError'}"`,
+        },
       );
     }
     if (!API_ROLES.includes(claims.role ?? 'anon')) {
-      throw new HttpError(401, { code: 'PGRST301', details: null, hint: null, message: `role "${String(claims.role)}" is not allowed` });
+      throw new HttpError(401, {
+        code: 'PGRST301',
+        details: null,
+        hint: null,
+        message: `role "${String(claims.role)}" is not allowed`,
+      });
     }
     return claims;
   }
@@ -155,7 +171,10 @@ export async function startServer({
   function requireStorageKey(req, url, sub) {
     let segs;
     try {
-      segs = sub.split('/').filter((s) => s !== '').map(decodeURIComponent);
+      segs = sub
+        .split('/')
+        .filter((s) => s !== '')
+        .map(decodeURIComponent);
     } catch {
       segs = [];
     }
@@ -185,21 +204,36 @@ export async function startServer({
     } catch (e) {
       if (e instanceof HttpError) throw e;
       const expired = e instanceof JwtError && e.reason === 'expired';
-      throw storageError(400, 'InvalidJWT', expired ? 'jwt expired' : e instanceof JwtError && e.reason === 'signature' ? 'invalid signature' : 'jwt malformed', expired ? '400' : '403');
+      throw storageError(
+        400,
+        'InvalidJWT',
+        expired
+          ? 'jwt expired'
+          : e instanceof JwtError && e.reason === 'signature'
+            ? 'invalid signature'
+            : 'jwt malformed',
+        expired ? '400' : '403',
+      );
     }
   }
 
   async function route(req, res, url) {
     const pathname = url.pathname;
-    const jsonReader = (invalid) => async () => parseJson(await readBody(req, JSON_LIMIT, () => invalid.tooLarge()), () => invalid.bad(), undefined);
+    const jsonReader = (invalid) => async () =>
+      parseJson(await readBody(req, JSON_LIMIT, () => invalid.tooLarge()), () => invalid.bad(), undefined);
 
     if (pathname.startsWith('/auth/v1/') || pathname === '/auth/v1') {
       const sub = pathname.slice('/auth/v1'.length).replace(/^\//, '');
       try {
         if (!(req.method === 'GET' && (sub === 'verify' || sub === 'health'))) requireApiKey(req, url);
         const readJson = jsonReader({
-          tooLarge: () => new HttpError(413, { code: 413, error_code: 'request_too_large', msg: 'Request body too large' }),
-          bad: () => Object.assign(new HttpError(400, { code: 400, error_code: 'bad_json', msg: 'Could not parse request body as JSON' }), { authCode: 'bad_json' }),
+          tooLarge: () =>
+            new HttpError(413, { code: 413, error_code: 'request_too_large', msg: 'Request body too large' }),
+          bad: () =>
+            Object.assign(
+              new HttpError(400, { code: 400, error_code: 'bad_json', msg: 'Could not parse request body as JSON' }),
+              { authCode: 'bad_json' },
+            ),
         });
         const out = await auth.handle(req, sub, url, readJson, bearerToken(req));
         if (out.redirect) {
@@ -214,7 +248,8 @@ export async function startServer({
         }
         sendJson(res, out.status, out.body, { ...AUTH_HEADERS, ...(out.headers ?? {}) });
       } catch (err) {
-        if (err instanceof HttpError) sendJson(res, err.status, authErrorBody(req, err), { ...AUTH_HEADERS, ...err.headers });
+        if (err instanceof HttpError)
+          sendJson(res, err.status, authErrorBody(req, err), { ...AUTH_HEADERS, ...err.headers });
         else throw err;
       }
       return;
@@ -256,9 +291,15 @@ export async function startServer({
       const key = req.headers.apikey;
       const allowed = key === ANON_KEY || key === SERVICE_ROLE_KEY;
       const status = allowed ? 200 : 401;
-      const body = allowed ? await auth.inbox(url) : { message: key ? 'Invalid authentication credentials' : 'No API key found in request' };
+      const body = allowed
+        ? await auth.inbox(url)
+        : { message: key ? 'Invalid authentication credentials' : 'No API key found in request' };
       const text = JSON.stringify(body);
-      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+      res.writeHead(status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(text),
+        'Cache-Control': 'no-store',
+      });
       res.end(text);
       return;
     }
@@ -303,7 +344,8 @@ export async function startServer({
         return;
       }
       log(`[local supabase] ${req.method} ${url.pathname} failed: ${err?.stack ?? err}`);
-      if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error', error: String(err?.message ?? err) });
+      if (!res.headersSent)
+        sendJson(res, 500, { message: 'Internal server error', error: String(err?.message ?? err) });
       else res.destroy();
     });
   });
@@ -320,7 +362,8 @@ export async function startServer({
       return;
     }
     socket.on('error', () => socket.destroy());
-    if (url.pathname === '/realtime/v1/websocket' || url.pathname === '/realtime/v1/websocket/') realtime.upgrade(req, socket, head, url);
+    if (url.pathname === '/realtime/v1/websocket' || url.pathname === '/realtime/v1/websocket/')
+      realtime.upgrade(req, socket, head, url);
     else {
       socket.write('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       socket.destroy();
@@ -371,7 +414,13 @@ export function describeStandIn(url) {
 
 function parseArgs(argv) {
   /** @type {{ port: number, host: string, dataDir: string, reset: boolean, resetOnly: boolean }} */
-  const opts = { port: Number(process.env.LOCAL_SUPABASE_PORT) || 54321, host: '127.0.0.1', dataDir: DEFAULT_DATA_DIR, reset: false, resetOnly: false };
+  const opts = {
+    port: Number(process.env.LOCAL_SUPABASE_PORT) || 54321,
+    host: '127.0.0.1',
+    dataDir: DEFAULT_DATA_DIR,
+    reset: false,
+    resetOnly: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -399,12 +448,16 @@ async function main() {
     await rm(opts.dataDir, { recursive: true, force: true });
     const srv = await startServer({ port: 0, host: opts.host, dataDir: opts.dataDir });
     await srv.close();
-    console.log(`Reset ${path.relative(process.cwd(), opts.dataDir) || opts.dataDir}: fresh database, seed and sample files.`);
+    console.log(
+      `Reset ${path.relative(process.cwd(), opts.dataDir) || opts.dataDir}: fresh database, seed and sample files.`,
+    );
     return;
   }
   const srv = await startServer({ port: opts.port, host: opts.host, dataDir: opts.dataDir, reset: opts.reset });
   console.log(describeStandIn(srv.url));
-  console.log(`\nData in ${path.relative(process.cwd(), opts.dataDir) || opts.dataDir} (npm run supabase:reset starts over). Ctrl-C stops.`);
+  console.log(
+    `\nData in ${path.relative(process.cwd(), opts.dataDir) || opts.dataDir} (npm run supabase:reset starts over). Ctrl-C stops.`,
+  );
   let stopping = false;
   const stop = (signal) => {
     if (stopping) return;
@@ -425,7 +478,8 @@ async function main() {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main().catch((err) => {
     console.error(`[local supabase] ${err?.message ?? err}`);
-    if (err?.code === 'EADDRINUSE') console.error('Port in use: is another stand-in or `supabase start` running? Try --port.');
+    if (err?.code === 'EADDRINUSE')
+      console.error('Port in use: is another stand-in or `supabase start` running? Try --port.');
     process.exit(1);
   });
 }

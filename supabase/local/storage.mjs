@@ -25,7 +25,8 @@ const BUCKET_RE = /^[A-Za-z0-9_.-]{1,100}$/;
 const KEY_RE = /^(\w|\/|!|-|\.|\*|'|\(|\)| |&|\$|@|=|;|:|\+|,|\?)*$/u;
 
 export function validateBucket(bucket) {
-  if (!BUCKET_RE.test(bucket) || bucket === '.' || bucket === '..') throw storageError(400, 'InvalidBucketName', `Bucket name invalid`);
+  if (!BUCKET_RE.test(bucket) || bucket === '.' || bucket === '..')
+    throw storageError(400, 'InvalidBucketName', `Bucket name invalid`);
   return bucket;
 }
 
@@ -94,7 +95,10 @@ export function mimeAllowed(mime, allowed) {
 export function createStorageService({ db, withClaims, root }) {
   async function bucketOr404(id) {
     validateBucket(id);
-    const r = await db.query(`select id, public, file_size_limit, allowed_mime_types from storage.buckets where id = $1`, [id]);
+    const r = await db.query(
+      `select id, public, file_size_limit, allowed_mime_types from storage.buckets where id = $1`,
+      [id],
+    );
     if (!r.rows[0]) throw storageError(404, 'Bucket not found', 'Bucket not found');
     return r.rows[0];
   }
@@ -104,9 +108,15 @@ export function createStorageService({ db, withClaims, root }) {
       return await withClaims(db, claims, fn);
     } catch (err) {
       if (isPgError(err)) {
-        if (err.code === '42501') throw storageError(403, 'Unauthorized', err.message.includes('row-level security') ? 'new row violates row-level security policy' : err.message);
+        if (err.code === '42501')
+          throw storageError(
+            403,
+            'Unauthorized',
+            err.message.includes('row-level security') ? 'new row violates row-level security policy' : err.message,
+          );
         if (err.code === '23505') throw storageError(409, 'Duplicate', 'The resource already exists');
-        if (err.code?.startsWith('22') || err.code?.startsWith('23')) throw storageError(400, 'InvalidRequest', err.message);
+        if (err.code?.startsWith('22') || err.code?.startsWith('23'))
+          throw storageError(400, 'InvalidRequest', err.message);
         throw storageError(500, 'DatabaseError', err.message);
       }
       throw err;
@@ -134,7 +144,8 @@ export function createStorageService({ db, withClaims, root }) {
     };
     if (url.searchParams.has('download')) {
       const wanted = url.searchParams.get('download') || path.posix.basename(row.name);
-      headers['Content-Disposition'] = `attachment; filename="${wanted.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(wanted)}`;
+      headers['Content-Disposition'] =
+        `attachment; filename="${wanted.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(wanted)}`;
     }
     res.writeHead(200, headers);
     if (req.method === 'HEAD') {
@@ -152,7 +163,10 @@ export function createStorageService({ db, withClaims, root }) {
   async function upload(req, claims, bucketId, name, upsert) {
     const bucket = await bucketOr404(bucketId);
     validateKey(name);
-    const limit = Math.min(GLOBAL_FILE_SIZE_LIMIT, bucket.file_size_limit ? Number(bucket.file_size_limit) : GLOBAL_FILE_SIZE_LIMIT);
+    const limit = Math.min(
+      GLOBAL_FILE_SIZE_LIMIT,
+      bucket.file_size_limit ? Number(bucket.file_size_limit) : GLOBAL_FILE_SIZE_LIMIT,
+    );
     const tooLarge = () => storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size');
     const contentType = String(req.headers['content-type'] ?? 'application/octet-stream');
     const multipart = /^multipart\/form-data/i.test(contentType);
@@ -171,9 +185,14 @@ export function createStorageService({ db, withClaims, root }) {
       const cc = parts.find((p) => p.name === 'cacheControl');
       if (cc) cacheControl = `max-age=${cc.data.toString('utf8')}`;
       const md = parts.find((p) => p.name === 'metadata');
-      if (md) userMetadata = parseJson(md.data, () => storageError(400, 'InvalidRequest', 'metadata is not JSON'), null);
+      if (md)
+        userMetadata = parseJson(md.data, () => storageError(400, 'InvalidRequest', 'metadata is not JSON'), null);
     } else if (req.headers['x-metadata']) {
-      userMetadata = parseJson(Buffer.from(String(req.headers['x-metadata']), 'base64'), () => storageError(400, 'InvalidRequest', 'x-metadata is not JSON'), null);
+      userMetadata = parseJson(
+        Buffer.from(String(req.headers['x-metadata']), 'base64'),
+        () => storageError(400, 'InvalidRequest', 'x-metadata is not JSON'),
+        null,
+      );
     }
     if (bytes.length > limit) throw tooLarge();
     if (!mimeAllowed(mime, bucket.allowed_mime_types)) {
@@ -204,7 +223,14 @@ export function createStorageService({ db, withClaims, root }) {
         const r = await tx.query(
           `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
            values ($1, $2, $3::text::uuid, $3::text, $4::jsonb, $5::jsonb, $6) ${conflict} returning id`,
-          [bucketId, name, owner, JSON.stringify(metadata), userMetadata == null ? null : JSON.stringify(userMetadata), version],
+          [
+            bucketId,
+            name,
+            owner,
+            JSON.stringify(metadata),
+            userMetadata == null ? null : JSON.stringify(userMetadata),
+            version,
+          ],
         );
         const dest = objectFile(root, bucketId, name);
         await mkdir(path.dirname(dest), { recursive: true });
@@ -219,14 +245,18 @@ export function createStorageService({ db, withClaims, root }) {
 
   async function findAsCaller(claims, bucketId, name) {
     return asCaller(claims, async (tx) => {
-      const r = await tx.query(`select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`, [bucketId, name]);
+      const r = await tx.query(
+        `select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`,
+        [bucketId, name],
+      );
       return r.rows[0] ?? null;
     });
   }
 
   function signToken(bucketId, name, expiresIn) {
     const seconds = Number(expiresIn);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw storageError(400, 'InvalidRequest', 'expiresIn must be a positive number');
+    if (!Number.isFinite(seconds) || seconds <= 0)
+      throw storageError(400, 'InvalidRequest', 'expiresIn must be a positive number');
     const now = Math.floor(Date.now() / 1000);
     return signJwt({ url: `${bucketId}/${name}`, iat: now, exp: now + Math.floor(seconds) });
   }
@@ -239,7 +269,9 @@ export function createStorageService({ db, withClaims, root }) {
     const search = typeof b.search === 'string' ? b.search : '';
     const limit = Math.max(0, Math.min(1000, Number(b.limit ?? 100) || 100));
     const offset = Math.max(0, Number(b.offset ?? 0) || 0);
-    const column = ['name', 'updated_at', 'created_at', 'last_accessed_at'].includes(b.sortBy?.column) ? b.sortBy.column : 'name';
+    const column = ['name', 'updated_at', 'created_at', 'last_accessed_at'].includes(b.sortBy?.column)
+      ? b.sortBy.column
+      : 'name';
     const order = String(b.sortBy?.order ?? 'asc').toLowerCase() === 'desc' ? -1 : 1;
     const rows = await asCaller(claims, async (tx) => {
       const r = await tx.query(
@@ -259,7 +291,14 @@ export function createStorageService({ db, withClaims, root }) {
       if (!entryName.toLowerCase().startsWith(search.toLowerCase())) continue;
       if (slash >= 0) {
         if (!entries.has(`d:${entryName}`)) {
-          entries.set(`d:${entryName}`, { name: entryName, id: null, updated_at: null, created_at: null, last_accessed_at: null, metadata: null });
+          entries.set(`d:${entryName}`, {
+            name: entryName,
+            id: null,
+            updated_at: null,
+            created_at: null,
+            last_accessed_at: null,
+            metadata: null,
+          });
         }
       } else {
         entries.set(`f:${entryName}`, {
@@ -312,7 +351,8 @@ export function createStorageService({ db, withClaims, root }) {
       throw storageError(400, 'InvalidKey', 'Invalid key');
     }
     const needCaller = () => {
-      if (!claims) throw storageError(400, 'Unauthorized', "headers must have required property 'authorization'", '403');
+      if (!claims)
+        throw storageError(400, 'Unauthorized', "headers must have required property 'authorization'", '403');
       return claims;
     };
     if (decoded[0] !== 'object') {
@@ -329,7 +369,10 @@ export function createStorageService({ db, withClaims, root }) {
       const bucket = await bucketOr404(bucketId ?? '');
       const name = validateKey(rest.join('/'));
       if (!bucket.public) throw storageError(400, 'not_found', 'Object not found', '404');
-      const r = await db.query(`select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`, [bucket.id, name]);
+      const r = await db.query(
+        `select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`,
+        [bucket.id, name],
+      );
       if (!r.rows[0]) throw notFound();
       await sendObject(req, res, bucket.id, r.rows[0], url);
       return null;
@@ -350,7 +393,8 @@ export function createStorageService({ db, withClaims, root }) {
       if (method === 'GET' || method === 'HEAD') {
         const name = validateKey(rest.join('/'));
         const token = url.searchParams.get('token');
-        if (!token) throw storageError(400, 'InvalidSignature', 'querystring must have required property \'token\'', '400');
+        if (!token)
+          throw storageError(400, 'InvalidSignature', "querystring must have required property 'token'", '400');
         let payload;
         try {
           payload = verifyJwt(token);
@@ -358,8 +402,12 @@ export function createStorageService({ db, withClaims, root }) {
           const msg = e instanceof JwtError && e.reason === 'expired' ? 'jwt expired' : 'invalid signature';
           throw storageError(400, 'InvalidJWT', msg, '400');
         }
-        if (payload.url !== `${bucketId}/${name}`) throw storageError(400, 'InvalidSignature', 'The url do not match the signature', '400');
-        const r = await db.query(`select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`, [bucketId, name]);
+        if (payload.url !== `${bucketId}/${name}`)
+          throw storageError(400, 'InvalidSignature', 'The url do not match the signature', '400');
+        const r = await db.query(
+          `select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`,
+          [bucketId, name],
+        );
         if (!r.rows[0]) throw notFound();
         await sendObject(req, res, /** @type {string} */ (bucketId), r.rows[0], url);
         return null;
@@ -369,14 +417,21 @@ export function createStorageService({ db, withClaims, root }) {
         const paths = Array.isArray(body?.paths) ? body.paths.filter((p) => typeof p === 'string') : null;
         if (!paths) throw storageError(400, 'InvalidRequest', 'body must have required property paths');
         const visible = await asCaller(needCaller(), async (tx) => {
-          const r = await tx.query(`select name from storage.objects where bucket_id = $1 and name = any($2::text[])`, [bucketId, paths]);
+          const r = await tx.query(`select name from storage.objects where bucket_id = $1 and name = any($2::text[])`, [
+            bucketId,
+            paths,
+          ]);
           return new Set(r.rows.map((x) => x.name));
         });
         return {
           status: 200,
           body: paths.map((p) =>
             visible.has(p)
-              ? { error: null, path: p, signedURL: `/object/sign/${bucketId}/${p}?token=${signToken(bucketId, p, body.expiresIn)}` }
+              ? {
+                  error: null,
+                  path: p,
+                  signedURL: `/object/sign/${bucketId}/${p}?token=${signToken(bucketId, p, body.expiresIn)}`,
+                }
               : { error: 'Either the object does not exist or you do not have access to it', path: p, signedURL: null },
           ),
         };
@@ -386,7 +441,10 @@ export function createStorageService({ db, withClaims, root }) {
         const body = /** @type {any} */ (await readJson());
         const row = await findAsCaller(needCaller(), bucketId, name);
         if (!row) throw storageError(400, 'not_found', 'Object not found', '404');
-        return { status: 200, body: { signedURL: `/object/sign/${bucketId}/${name}?token=${signToken(bucketId, name, body?.expiresIn)}` } };
+        return {
+          status: 200,
+          body: { signedURL: `/object/sign/${bucketId}/${name}?token=${signToken(bucketId, name, body?.expiresIn)}` },
+        };
       }
     }
     if (kind === 'list' && method === 'POST' && decoded.length === 3) {
@@ -398,7 +456,10 @@ export function createStorageService({ db, withClaims, root }) {
       const name = validateKey(rest.join('/'));
       const row = await findAsCaller(needCaller(), bucketId, name);
       if (!row) throw notFound();
-      return { status: 200, body: { id: row.id, name, bucket_id: bucketId, metadata: row.metadata, updated_at: row.updated_at } };
+      return {
+        status: 200,
+        body: { id: row.id, name, bucket_id: bucketId, metadata: row.metadata, updated_at: row.updated_at },
+      };
     }
     // /object/:bucket/*
     const [bucketId, ...rest] = decoded.slice(1);

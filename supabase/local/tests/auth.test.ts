@@ -56,12 +56,20 @@ describe('token time claims', () => {
     for (const token of bad) {
       const asKey = await fetch(`${server.url}/rest/v1/profiles`, { headers: { apikey: token } });
       expect(asKey.status).toBe(401);
-      const rest = await fetch(`${server.url}/rest/v1/profiles`, { headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}` } });
+      const rest = await fetch(`${server.url}/rest/v1/profiles`, {
+        headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}` },
+      });
       expect(rest.status).toBe(401);
       expect(await rest.json()).toMatchObject({ code: 'PGRST301' });
-      const auth = await fetch(`${server.url}/auth/v1/user`, { headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}` } });
+      const auth = await fetch(`${server.url}/auth/v1/user`, {
+        headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}` },
+      });
       expect(auth.status).toBe(403);
-      const storage = await fetch(`${server.url}/storage/v1/object/list/resources`, { method: 'POST', headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}` }, body: '{}' });
+      const storage = await fetch(`${server.url}/storage/v1/object/list/resources`, {
+        method: 'POST',
+        headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}` },
+        body: '{}',
+      });
       expect(storage.status).toBe(400);
       expect(await storage.json()).toMatchObject({ error: 'InvalidJWT' });
     }
@@ -72,7 +80,11 @@ describe('sign-up', () => {
   it('auto-confirms and returns a session with GoTrue claims', async () => {
     const email = uniqueEmail('signup');
     const client = anonClient(server.url);
-    const { data, error } = await client.auth.signUp({ email, password: 'secret123', options: { data: { plan: 'x' } } });
+    const { data, error } = await client.auth.signUp({
+      email,
+      password: 'secret123',
+      options: { data: { plan: 'x' } },
+    });
     expect(error).toBeNull();
     expect(data.session?.access_token).toBeTruthy();
     expect(data.user?.email).toBe(email);
@@ -93,10 +105,18 @@ describe('sign-up', () => {
 
     const weak = await client.auth.signUp({ email: uniqueEmail(), password: '123' });
     expect(weak.error).toBeInstanceOf(AuthWeakPasswordError);
-    expect(weak.error).toMatchObject({ status: 422, code: 'weak_password', message: 'Password should be at least 6 characters.' });
+    expect(weak.error).toMatchObject({
+      status: 422,
+      code: 'weak_password',
+      message: 'Password should be at least 6 characters.',
+    });
 
     const bad = await client.auth.signUp({ email: 'not-an-email', password: 'secret123' });
-    expect(bad.error).toMatchObject({ status: 400, code: 'validation_failed', message: 'Unable to validate email address: invalid format' });
+    expect(bad.error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'Unable to validate email address: invalid format',
+    });
   });
 });
 
@@ -106,8 +126,15 @@ describe('sign-in and sessions', () => {
     const ok = await client.auth.signInWithPassword({ email: 'foundation@example.com', password: 'password123' });
     expect(ok.error).toBeNull();
     expect(ok.data.user?.id).toBe('00000000-0000-4000-8000-000000000002');
-    const wrong = await anonClient(server.url).auth.signInWithPassword({ email: 'foundation@example.com', password: 'nope-nope' });
-    expect(wrong.error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' });
+    const wrong = await anonClient(server.url).auth.signInWithPassword({
+      email: 'foundation@example.com',
+      password: 'nope-nope',
+    });
+    expect(wrong.error).toMatchObject({
+      status: 400,
+      code: 'invalid_credentials',
+      message: 'Invalid login credentials',
+    });
   });
 
   it('rotates refresh tokens: the old one is refused once used', async () => {
@@ -154,7 +181,9 @@ describe('password recovery', () => {
     const admin = serviceClient(server.url);
     await admin.auth.admin.createUser({ email, password: 'secret123', email_confirm: true });
     const client = anonClient(server.url);
-    expect((await client.auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:5173/reset' })).error).toBeNull();
+    expect(
+      (await client.auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:5173/reset' })).error,
+    ).toBeNull();
     const inbox = await readInbox(email);
     expect(inbox.messages).toHaveLength(1);
     const mail = inbox.messages[0]!;
@@ -189,7 +218,12 @@ describe('admin API', () => {
   it('creates, lists and deletes users with the service_role key only', async () => {
     const admin = serviceClient(server.url);
     const email = uniqueEmail('admin');
-    const created = await admin.auth.admin.createUser({ email, password: 'secret123', email_confirm: true, user_metadata: { a: 1 } });
+    const created = await admin.auth.admin.createUser({
+      email,
+      password: 'secret123',
+      email_confirm: true,
+      user_metadata: { a: 1 },
+    });
     expect(created.error).toBeNull();
     const id = created.data.user!.id;
     expect((await anonClient(server.url).auth.signInWithPassword({ email, password: 'secret123' })).error).toBeNull();
@@ -203,7 +237,9 @@ describe('admin API', () => {
     expect(refused.error).toMatchObject({ status: 403, code: 'not_admin' });
 
     expect((await admin.auth.admin.deleteUser(id)).error).toBeNull();
-    expect((await anonClient(server.url).auth.signInWithPassword({ email, password: 'secret123' })).error?.status).toBe(400);
+    expect((await anonClient(server.url).auth.signInWithPassword({ email, password: 'secret123' })).error?.status).toBe(
+      400,
+    );
     expect((await admin.auth.admin.deleteUser(id)).error).toMatchObject({ status: 404, code: 'user_not_found' });
   });
 });
@@ -219,7 +255,12 @@ describe('recovery redirects', () => {
 
   it('keep the site URL, allowed URLs and paths under them; anything else falls back to the site URL', () => {
     const site = 'http://127.0.0.1:5173';
-    for (const ok of ['http://127.0.0.1:5173', 'http://127.0.0.1:5173/reset?x=1', 'http://localhost:4173/account/reset', 'http://localhost:5173/']) {
+    for (const ok of [
+      'http://127.0.0.1:5173',
+      'http://127.0.0.1:5173/reset?x=1',
+      'http://localhost:4173/account/reset',
+      'http://localhost:5173/',
+    ]) {
       expect(new URL(safeRedirect(ok, site)).href, ok).toBe(new URL(ok).href);
     }
     expect(safeRedirect('http://localhost:4173/reset#frag', site)).toBe('http://localhost:4173/reset');
@@ -247,7 +288,9 @@ describe('recovery redirects', () => {
     const email = uniqueEmail('redirect');
     await serviceClient(server.url).auth.admin.createUser({ email, password: 'secret123', email_confirm: true });
     const client = anonClient(server.url);
-    expect((await client.auth.resetPasswordForEmail(email, { redirectTo: 'https://evil.example/steal' })).error).toBeNull();
+    expect(
+      (await client.auth.resetPasswordForEmail(email, { redirectTo: 'https://evil.example/steal' })).error,
+    ).toBeNull();
     const mail = (await readInbox(email)).messages[0]!;
     expect(new URL(mail.link).searchParams.get('redirect_to')).toBe(SITE_URL);
     const edited = new URL(mail.link);
@@ -275,8 +318,16 @@ describe('mail inbox', () => {
     const none = await fetch(`${server.url}/inbox`);
     expect(none.status).toBe(401);
     expect(none.headers.get('access-control-allow-origin')).toBeNull();
-    const user = signJwt({ role: 'authenticated', sub: '00000000-0000-4000-8000-000000000001', exp: Math.floor(Date.now() / 1000) + 60 });
-    const wrong: Record<string, string>[] = [{ apikey: user }, { Authorization: `Bearer ${ANON_KEY}` }, { apikey: 'nope' }];
+    const user = signJwt({
+      role: 'authenticated',
+      sub: '00000000-0000-4000-8000-000000000001',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
+    const wrong: Record<string, string>[] = [
+      { apikey: user },
+      { Authorization: `Bearer ${ANON_KEY}` },
+      { apikey: 'nope' },
+    ];
     for (const headers of wrong) {
       const res = await fetch(`${server.url}/inbox`, { headers });
       expect(res.status, JSON.stringify(headers)).toBe(401);
@@ -291,7 +342,11 @@ describe('mail inbox', () => {
     }
     const preflight = await fetch(`${server.url}/inbox`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'apikey' },
+      headers: {
+        Origin: 'https://evil.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'apikey',
+      },
     });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   });

@@ -16,7 +16,11 @@ afterAll(async () => {
 });
 
 async function alive() {
-  const res = await fetch(`${server.url}/rest/v1/rpc/is_staff`, { method: 'POST', headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' }, body: '{}' });
+  const res = await fetch(`${server.url}/rest/v1/rpc/is_staff`, {
+    method: 'POST',
+    headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
   expect(res.status).toBe(200);
 }
 
@@ -28,26 +32,44 @@ describe('bad input gets a clear 4xx and the server stays up', () => {
     const bad = await fetch(`${server.url}/auth/v1/user`, { headers: { apikey: 'a.b.c' } });
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ message: 'Invalid authentication credentials' });
-    const wrongSecret = await fetch(`${server.url}/rest/v1/profiles`, { headers: { apikey: signJwt({ role: 'anon' }, 'another-secret-another-secret-123456') } });
+    const wrongSecret = await fetch(`${server.url}/rest/v1/profiles`, {
+      headers: { apikey: signJwt({ role: 'anon' }, 'another-secret-another-secret-123456') },
+    });
     expect(wrongSecret.status).toBe(401);
     await alive();
   });
 
   it('malformed and expired bearer tokens', async () => {
-    const malformed = await fetch(`${server.url}/rest/v1/profiles`, { headers: { apikey: ANON_KEY, Authorization: 'Bearer not.a.jwt' } });
+    const malformed = await fetch(`${server.url}/rest/v1/profiles`, {
+      headers: { apikey: ANON_KEY, Authorization: 'Bearer not.a.jwt' },
+    });
     expect(malformed.status).toBe(401);
     expect(await malformed.json()).toMatchObject({ code: 'PGRST301' });
-    const expired = signJwt({ role: 'authenticated', sub: '00000000-0000-4000-8000-000000000001', exp: Math.floor(Date.now() / 1000) - 10 });
-    const rest = await fetch(`${server.url}/rest/v1/profiles`, { headers: { apikey: ANON_KEY, Authorization: `Bearer ${expired}` } });
+    const expired = signJwt({
+      role: 'authenticated',
+      sub: '00000000-0000-4000-8000-000000000001',
+      exp: Math.floor(Date.now() / 1000) - 10,
+    });
+    const rest = await fetch(`${server.url}/rest/v1/profiles`, {
+      headers: { apikey: ANON_KEY, Authorization: `Bearer ${expired}` },
+    });
     expect(rest.status).toBe(401);
     expect(await rest.json()).toMatchObject({ code: 'PGRST301', message: 'JWT expired' });
-    const auth = await fetch(`${server.url}/auth/v1/user`, { headers: { apikey: ANON_KEY, Authorization: `Bearer ${expired}` } });
+    const auth = await fetch(`${server.url}/auth/v1/user`, {
+      headers: { apikey: ANON_KEY, Authorization: `Bearer ${expired}` },
+    });
     expect(auth.status).toBe(403);
     expect(await auth.json()).toMatchObject({ error_code: 'bad_jwt' });
-    const storage = await fetch(`${server.url}/storage/v1/object/list/resources`, { method: 'POST', headers: { Authorization: `Bearer ${expired}` }, body: '{}' });
+    const storage = await fetch(`${server.url}/storage/v1/object/list/resources`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${expired}` },
+      body: '{}',
+    });
     expect(storage.status).toBe(400);
     expect(await storage.json()).toMatchObject({ error: 'InvalidJWT', message: 'jwt expired' });
-    const role = await fetch(`${server.url}/rest/v1/profiles`, { headers: { apikey: ANON_KEY, Authorization: `Bearer ${signJwt({ role: 'postgres' })}` } });
+    const role = await fetch(`${server.url}/rest/v1/profiles`, {
+      headers: { apikey: ANON_KEY, Authorization: `Bearer ${signJwt({ role: 'postgres' })}` },
+    });
     expect(role.status).toBe(401);
     await alive();
   });
@@ -57,21 +79,37 @@ describe('bad input gets a clear 4xx and the server stays up', () => {
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ message: 'no Route matched with those values' });
     const json = { apikey: ANON_KEY, 'Content-Type': 'application/json' };
-    const badRest = await fetch(`${server.url}/rest/v1/profiles`, { method: 'POST', headers: json, body: '{"display_name":' });
+    const badRest = await fetch(`${server.url}/rest/v1/profiles`, {
+      method: 'POST',
+      headers: json,
+      body: '{"display_name":',
+    });
     expect(badRest.status).toBe(400);
     expect(await badRest.json()).toMatchObject({ code: 'PGRST102' });
     const badAuth = await fetch(`${server.url}/auth/v1/signup`, { method: 'POST', headers: json, body: 'nope' });
     expect(badAuth.status).toBe(400);
     expect(await badAuth.json()).toMatchObject({ error_code: 'bad_json' });
-    const huge = await fetch(`${server.url}/auth/v1/signup`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'x@example.com', password: 'x'.repeat(2 * 1024 * 1024) }) });
+    const huge = await fetch(`${server.url}/auth/v1/signup`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'x@example.com', password: 'x'.repeat(2 * 1024 * 1024) }),
+    });
     expect(huge.status).toBe(413);
-    const hugeRest = await fetch(`${server.url}/rest/v1/profiles`, { method: 'POST', headers: json, body: 'x'.repeat(2 * 1024 * 1024) });
+    const hugeRest = await fetch(`${server.url}/rest/v1/profiles`, {
+      method: 'POST',
+      headers: json,
+      body: 'x'.repeat(2 * 1024 * 1024),
+    });
     expect(hugeRest.status).toBe(413);
     const badFilter = await fetch(`${server.url}/rest/v1/profiles?id=zz.1`, { headers: { apikey: ANON_KEY } });
     expect(badFilter.status).toBe(400);
-    const embed = await fetch(`${server.url}/rest/v1/profiles?select=*,user_tiers(*)`, { headers: { apikey: ANON_KEY } });
+    const embed = await fetch(`${server.url}/rest/v1/profiles?select=*,user_tiers(*)`, {
+      headers: { apikey: ANON_KEY },
+    });
     expect(embed.status).toBe(400);
-    const schema = await fetch(`${server.url}/rest/v1/users`, { headers: { apikey: ANON_KEY, 'Accept-Profile': 'auth' } });
+    const schema = await fetch(`${server.url}/rest/v1/users`, {
+      headers: { apikey: ANON_KEY, 'Accept-Profile': 'auth' },
+    });
     expect(schema.status).toBe(406);
     await alive();
   });
@@ -82,7 +120,9 @@ describe('bad input gets a clear 4xx and the server stays up', () => {
       expect(res.status, path).toBe(400);
       expect(await res.json(), path).toMatchObject({ code: 'PGRST100', details: null, hint: null });
     }
-    const admin = await fetch(`${server.url}/auth/v1/admin/users/%zz`, { headers: { apikey: SERVICE_ROLE_KEY, Authorization: `Bearer ${SERVICE_ROLE_KEY}` } });
+    const admin = await fetch(`${server.url}/auth/v1/admin/users/%zz`, {
+      headers: { apikey: SERVICE_ROLE_KEY, Authorization: `Bearer ${SERVICE_ROLE_KEY}` },
+    });
     expect(admin.status).toBe(404);
     expect(await admin.json()).toMatchObject({ error_code: 'user_not_found' });
     await alive();
@@ -105,12 +145,20 @@ describe('bad input gets a clear 4xx and the server stays up', () => {
   it('answers CORS preflights for the browser', async () => {
     const res = await fetch(`${server.url}/rest/v1/profiles`, {
       method: 'OPTIONS',
-      headers: { Origin: 'http://127.0.0.1:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'apikey, authorization, content-type, prefer, x-client-info' },
+      headers: {
+        Origin: 'http://127.0.0.1:5173',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'apikey, authorization, content-type, prefer, x-client-info',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-headers')).toContain('prefer');
-    const get = await fetch(`${server.url}/rest/v1/rpc/is_staff`, { method: 'POST', headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' }, body: '{}' });
+    const get = await fetch(`${server.url}/rest/v1/rpc/is_staff`, {
+      method: 'POST',
+      headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(get.headers.get('access-control-expose-headers')).toContain('Content-Range');
   });
 });
@@ -122,7 +170,9 @@ describe('session expiry', () => {
     const claims = verifyJwt(token);
     expect(claims.exp - claims.iat).toBe(1);
     const expired = signJwt({ ...claims, iat: claims.iat - 10, exp: claims.iat - 5 });
-    const res = await fetch(`${server.url}/rest/v1/profiles?select=*`, { headers: { apikey: ANON_KEY, Authorization: `Bearer ${expired}` } });
+    const res = await fetch(`${server.url}/rest/v1/profiles?select=*`, {
+      headers: { apikey: ANON_KEY, Authorization: `Bearer ${expired}` },
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'PGRST301', message: 'JWT expired' });
     const user = await anonClient(server.url).auth.getUser(expired);

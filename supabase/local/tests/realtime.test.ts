@@ -11,7 +11,10 @@ let ebook: SupabaseClient;
 let foundation: SupabaseClient;
 beforeAll(async () => {
   server = await startStandIn({ seedSampleFiles: false });
-  [ebook, foundation] = await Promise.all([signedIn(server.url, 'ebook@example.com'), signedIn(server.url, 'foundation@example.com')]);
+  [ebook, foundation] = await Promise.all([
+    signedIn(server.url, 'ebook@example.com'),
+    signedIn(server.url, 'foundation@example.com'),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([ebook?.removeAllChannels(), foundation?.removeAllChannels()]);
@@ -20,16 +23,25 @@ afterAll(async () => {
 
 type Profile = { id: string; display_name: string | null };
 
-function subscribe(client: SupabaseClient, name: string, filter: string, onUpdate: (p: RealtimePostgresUpdatePayload<Profile>) => void) {
-  return waitFor<RealtimeChannel>((resolve) => {
-    const channel = client
-      .channel(name)
-      .on<Profile>('postgres_changes', { event: 'UPDATE', schema: 'public', table: 'profiles', filter }, onUpdate)
-      .subscribe((status, err) => {
-        if (status === 'SUBSCRIBED') resolve(channel);
-        else if (err) throw err;
-      });
-  }, 10_000, `${name} to subscribe`);
+function subscribe(
+  client: SupabaseClient,
+  name: string,
+  filter: string,
+  onUpdate: (p: RealtimePostgresUpdatePayload<Profile>) => void,
+) {
+  return waitFor<RealtimeChannel>(
+    (resolve) => {
+      const channel = client
+        .channel(name)
+        .on<Profile>('postgres_changes', { event: 'UPDATE', schema: 'public', table: 'profiles', filter }, onUpdate)
+        .subscribe((status, err) => {
+          if (status === 'SUBSCRIBED') resolve(channel);
+          else if (err) throw err;
+        });
+    },
+    10_000,
+    `${name} to subscribe`,
+  );
 }
 
 describe('postgres_changes', () => {
@@ -51,12 +63,27 @@ describe('postgres_changes', () => {
 
     const upd = await ebook.from('profiles').update({ display_name: 'Eve Live' }).eq('id', EBOOK_ID);
     expect(upd.error).toBeNull();
-    const payload = await Promise.race([ownerNext, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no event')), 10_000))]);
-    expect(payload).toMatchObject({ schema: 'public', table: 'profiles', eventType: 'UPDATE', new: { id: EBOOK_ID, display_name: 'Eve Live' }, old: { id: EBOOK_ID } });
+    const payload = await Promise.race([
+      ownerNext,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no event')), 10_000)),
+    ]);
+    expect(payload).toMatchObject({
+      schema: 'public',
+      table: 'profiles',
+      eventType: 'UPDATE',
+      new: { id: EBOOK_ID, display_name: 'Eve Live' },
+      old: { id: EBOOK_ID },
+    });
     expect(typeof payload.commit_timestamp).toBe('string');
 
-    await foundation.from('profiles').update({ display_name: 'Fran Live' }).eq('id', '00000000-0000-4000-8000-000000000002');
-    await Promise.race([strangerOwnNext, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no own event')), 10_000))]);
+    await foundation
+      .from('profiles')
+      .update({ display_name: 'Fran Live' })
+      .eq('id', '00000000-0000-4000-8000-000000000002');
+    await Promise.race([
+      strangerOwnNext,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no own event')), 10_000)),
+    ]);
     expect(strangerEvents).toEqual([]);
     expect(ownerEvents).toHaveLength(1);
   });
@@ -86,17 +113,30 @@ describe('postgres_changes', () => {
     });
     await waitFor<void>((resolve) => ws.on('open', () => resolve()));
     ws.send(JSON.stringify({ topic: 'phoenix', event: 'heartbeat', payload: {}, ref: '1' }));
-    ws.send(JSON.stringify({ topic: 'realtime:x', event: 'phx_join', payload: { config: {}, access_token: 'not-a-jwt' }, ref: '2', join_ref: '2' }));
+    ws.send(
+      JSON.stringify({
+        topic: 'realtime:x',
+        event: 'phx_join',
+        payload: { config: {}, access_token: 'not-a-jwt' },
+        ref: '2',
+        join_ref: '2',
+      }),
+    );
     ws.send('this is not json');
     await two;
     ws.close();
     expect(replies.find((r) => r.ref === '1')?.payload.status).toBe('ok');
-    expect(replies.find((r) => r.ref === '2')?.payload).toMatchObject({ status: 'error', response: { reason: 'Invalid JWT' } });
+    expect(replies.find((r) => r.ref === '2')?.payload).toMatchObject({
+      status: 'error',
+      response: { reason: 'Invalid JWT' },
+    });
   });
 
   it('refuses a websocket without a valid apikey', async () => {
     const ws = new WebSocket(`${server.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=bogus`);
-    const status = await waitFor<number>((resolve) => ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    const status = await waitFor<number>((resolve) =>
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+    );
     expect(status).toBe(401);
   });
 });
@@ -107,7 +147,10 @@ describe('access token expiry', () => {
     event: string;
     ref: string | null;
     join_ref: string | null;
-    payload: { status?: string; message?: string; data?: { record?: Record<string, unknown> } } & Record<string, unknown>;
+    payload: { status?: string; message?: string; data?: { record?: Record<string, unknown> } } & Record<
+      string,
+      unknown
+    >;
   };
 
   it('closes a channel whose token expired (system error + phx_close) and delivers nothing more to it, unless a fresh token came', async () => {
@@ -125,26 +168,45 @@ describe('access token expiry', () => {
       }
     });
     const next = (what: string, match: (f: Frame) => boolean) =>
-      waitFor<Frame>((resolve) => {
-        const seen = frames.find(match);
-        if (seen) resolve(seen);
-        else waiters.push({ match, resolve });
-      }, 10_000, what);
+      waitFor<Frame>(
+        (resolve) => {
+          const seen = frames.find(match);
+          if (seen) resolve(seen);
+          else waiters.push({ match, resolve });
+        },
+        10_000,
+        what,
+      );
     await waitFor<void>((resolve) => ws.on('open', () => resolve()));
 
     // Both channels start on tokens that expire within two seconds; one gets a fresh token.
     const exp = Math.floor(Date.now() / 1000) + 2;
     const token = (e: number) => signJwt({ aud: 'authenticated', role: 'authenticated', sub: EBOOK_ID, exp: e });
-    const config = { postgres_changes: [{ event: 'UPDATE', schema: 'public', table: 'profiles', filter: `id=eq.${EBOOK_ID}` }] };
+    const config = {
+      postgres_changes: [{ event: 'UPDATE', schema: 'public', table: 'profiles', filter: `id=eq.${EBOOK_ID}` }],
+    };
     const join = (topic: string, ref: string) =>
-      ws.send(JSON.stringify({ topic, event: 'phx_join', payload: { config, access_token: token(exp) }, ref, join_ref: ref }));
+      ws.send(
+        JSON.stringify({ topic, event: 'phx_join', payload: { config, access_token: token(exp) }, ref, join_ref: ref }),
+      );
     join('realtime:expiring', '1');
     join('realtime:refreshed', '2');
-    ws.send(JSON.stringify({ topic: 'realtime:refreshed', event: 'access_token', payload: { access_token: token(exp + 3600) }, ref: '3', join_ref: '2' }));
+    ws.send(
+      JSON.stringify({
+        topic: 'realtime:refreshed',
+        event: 'access_token',
+        payload: { access_token: token(exp + 3600) },
+        ref: '3',
+        join_ref: '2',
+      }),
+    );
     expect((await next('join 1', (f) => f.ref === '1')).payload.status).toBe('ok');
     expect((await next('join 2', (f) => f.ref === '2')).payload.status).toBe('ok');
 
-    const system = await next('expiry notice', (f) => f.topic === 'realtime:expiring' && f.event === 'system' && f.payload.status === 'error');
+    const system = await next(
+      'expiry notice',
+      (f) => f.topic === 'realtime:expiring' && f.event === 'system' && f.payload.status === 'error',
+    );
     expect(system.payload).toMatchObject({ extension: 'system', channel: 'expiring' });
     expect(system.payload.message).toMatch(/^Token has expired \d+ seconds ago$/);
     expect(Date.now()).toBeGreaterThanOrEqual(exp * 1000);
@@ -152,10 +214,19 @@ describe('access token expiry', () => {
 
     // A change now reaches only the channel whose token was refreshed.
     expect((await ebook.from('profiles').update({ display_name: 'After Expiry' }).eq('id', EBOOK_ID)).error).toBeNull();
-    const change = await next('change on the refreshed channel', (f) => f.topic === 'realtime:refreshed' && f.event === 'postgres_changes');
+    const change = await next(
+      'change on the refreshed channel',
+      (f) => f.topic === 'realtime:refreshed' && f.event === 'postgres_changes',
+    );
     expect(change.payload.data?.record).toMatchObject({ id: EBOOK_ID, display_name: 'After Expiry' });
     ws.close();
-    expect(frames.filter((f) => f.topic === 'realtime:refreshed' && ((f.event === 'system' && f.payload.status === 'error') || f.event === 'phx_close'))).toEqual([]);
+    expect(
+      frames.filter(
+        (f) =>
+          f.topic === 'realtime:refreshed' &&
+          ((f.event === 'system' && f.payload.status === 'error') || f.event === 'phx_close'),
+      ),
+    ).toEqual([]);
     expect(frames.filter((f) => f.topic === 'realtime:expiring' && f.event === 'postgres_changes')).toEqual([]);
   });
 });

@@ -41,7 +41,11 @@ describe('select', () => {
 
   it('applies filters, order, limit and offset (service role sees all rows)', async () => {
     const admin = serviceClient(server.url);
-    const all = await admin.from('user_tiers').select('user_id, tier').order('tier', { ascending: false }).order('user_id');
+    const all = await admin
+      .from('user_tiers')
+      .select('user_id, tier')
+      .order('tier', { ascending: false })
+      .order('user_id');
     expect(all.error).toBeNull();
     expect(all.data!.map((r) => r.tier)).toEqual(['complete', 'complete', 'accelerated', 'foundation', 'ebook']);
     const inList = await admin.from('user_tiers').select('tier').in('tier', ['ebook', 'foundation']).order('tier');
@@ -49,13 +53,19 @@ describe('select', () => {
     expect((await admin.from('user_tiers').select('tier').neq('tier', 'complete')).data).toHaveLength(3);
     expect((await admin.from('user_tiers').select('tier').gte('tier', 'accelerated')).data).toHaveLength(3);
     expect((await admin.from('user_tiers').select('tier').lt('tier', 'foundation')).data).toEqual([{ tier: 'ebook' }]);
-    expect((await admin.from('profiles').select('display_name').ilike('display_name', '%EBOOK%')).data).toEqual([{ display_name: 'Eve Ebook' }]);
-    expect((await admin.from('profiles').select('display_name').like('display_name', 'Sam%')).data).toEqual([{ display_name: 'Sam Staff' }]);
+    expect((await admin.from('profiles').select('display_name').ilike('display_name', '%EBOOK%')).data).toEqual([
+      { display_name: 'Eve Ebook' },
+    ]);
+    expect((await admin.from('profiles').select('display_name').like('display_name', 'Sam%')).data).toEqual([
+      { display_name: 'Sam Staff' },
+    ]);
     // notier@ has no profile row at all in the seed.
     expect((await admin.from('profiles').select('id').is('display_name', null)).data).toEqual([]);
     expect((await admin.from('profiles').select('id').is('avatar_url', null)).data).toHaveLength(5);
     expect((await admin.from('profiles').select('id').not('display_name', 'is', null)).data).toHaveLength(5);
-    expect((await admin.from('profiles').select('id').or(`id.eq.${EBOOK_ID},id.eq.${FOUNDATION_ID}`)).data).toHaveLength(2);
+    expect(
+      (await admin.from('profiles').select('id').or(`id.eq.${EBOOK_ID},id.eq.${FOUNDATION_ID}`)).data,
+    ).toHaveLength(2);
     const page = await admin.from('profiles').select('id', { count: 'exact' }).order('id').range(1, 2);
     expect(page.data).toEqual([{ id: FOUNDATION_ID }, { id: '00000000-0000-4000-8000-000000000003' }]);
     expect(page.count).toBe(5);
@@ -64,7 +74,10 @@ describe('select', () => {
   it('single and maybeSingle follow PostgREST (PGRST116 / null)', async () => {
     const one = await ebook.from('user_tiers').select('tier').single();
     expect(one.data).toEqual({ tier: 'ebook' });
-    const none = await anonClient(server.url).auth.signInWithPassword({ email: 'notier@example.com', password: 'password123' });
+    const none = await anonClient(server.url).auth.signInWithPassword({
+      email: 'notier@example.com',
+      password: 'password123',
+    });
     const notier = await signedIn(server.url, 'notier@example.com');
     expect(none.error).toBeNull();
     const missing = await notier.from('user_tiers').select('tier').maybeSingle();
@@ -111,14 +124,27 @@ describe('writes', () => {
     expect(dup.error).toMatchObject({ code: '23505' });
     // As on PostgREST, an upsert sets every payload column, so the column grants (display_name,
     // avatar_url only) refuse one that carries id / user_id; the service role may.
-    const ups = await client.from('profiles').upsert({ id, user_id: id, display_name: 'Upserted' }, { onConflict: 'id' });
+    const ups = await client
+      .from('profiles')
+      .upsert({ id, user_id: id, display_name: 'Upserted' }, { onConflict: 'id' });
     expect(ups.status).toBe(403);
-    const adminUps = await serviceClient(server.url).from('profiles').upsert({ id, user_id: id, display_name: 'Upserted' }).select('display_name');
+    const adminUps = await serviceClient(server.url)
+      .from('profiles')
+      .upsert({ id, user_id: id, display_name: 'Upserted' })
+      .select('display_name');
     expect(adminUps.error).toBeNull();
     expect(adminUps.data).toEqual([{ display_name: 'Upserted' }]);
-    const ignored = await serviceClient(server.url).from('profiles').upsert({ id, user_id: id, display_name: 'Ignored' }, { ignoreDuplicates: true }).select();
+    const ignored = await serviceClient(server.url)
+      .from('profiles')
+      .upsert({ id, user_id: id, display_name: 'Ignored' }, { ignoreDuplicates: true })
+      .select();
     expect(ignored.data).toEqual([]);
-    const upd = await client.from('profiles').update({ display_name: 'Updated' }).eq('id', id).select('display_name').single();
+    const upd = await client
+      .from('profiles')
+      .update({ display_name: 'Updated' })
+      .eq('id', id)
+      .select('display_name')
+      .single();
     expect(upd.data).toEqual({ display_name: 'Updated' });
     const minimal = await client.from('profiles').update({ display_name: 'Minimal' }).eq('id', id);
     expect(minimal.status).toBe(204);
@@ -130,7 +156,10 @@ describe('writes', () => {
     expect(forged.error).toMatchObject({ code: '42501' });
     const other = await client.from('profiles').update({ display_name: 'Hacked' }).eq('id', EBOOK_ID).select();
     expect(other.data).toEqual([]);
-    const check = await client.from('profiles').update({ display_name: 'x'.repeat(81) }).eq('id', id);
+    const check = await client
+      .from('profiles')
+      .update({ display_name: 'x'.repeat(81) })
+      .eq('id', id);
     expect(check.status).toBe(400);
     expect(check.error).toMatchObject({ code: '23514' });
     expect((await ebook.from('profiles').select('display_name').single()).data).toEqual({ display_name: 'Eve Ebook' });
@@ -147,7 +176,11 @@ describe('writes', () => {
 
   it('service role deletes with return=representation', async () => {
     const admin = serviceClient(server.url);
-    const created = await admin.auth.admin.createUser({ email: uniqueEmail('del'), password: 'secret123', email_confirm: true });
+    const created = await admin.auth.admin.createUser({
+      email: uniqueEmail('del'),
+      password: 'secret123',
+      email_confirm: true,
+    });
     const id = created.data.user!.id;
     await admin.from('profiles').insert({ id, user_id: id, display_name: 'Temp' });
     const del = await admin.from('profiles').delete().eq('id', id).select('display_name');
@@ -206,7 +239,11 @@ describe('isolation under concurrency', () => {
   });
 
   it('a raw request with only the anon key is anon', async () => {
-    const res = await fetch(`${server.url}/rest/v1/rpc/is_staff`, { method: 'POST', headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${server.url}/rest/v1/rpc/is_staff`, {
+      method: 'POST',
+      headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toBe(false);
   });
@@ -240,13 +277,22 @@ describe('nothing from the query string reaches SQL unchecked', () => {
 
   it('refuses hostile order, on_conflict and columns values with a 4xx', async () => {
     const token = (await staff.auth.getSession()).data.session!.access_token;
-    const headers = { apikey: ANON_KEY, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Prefer: 'resolution=merge-duplicates' };
+    const headers = {
+      apikey: ANON_KEY,
+      Authorization: `Bearer ${token}`,
+      'Content-Type': 'application/json',
+      Prefer: 'resolution=merge-duplicates',
+    };
     const hostile = ['id; select 1', 'id" desc, (select 1)--', 'id) do nothing; --'];
     for (const h of hostile) {
       const order = await get(`profiles?order=${encodeURIComponent(h)}`, token);
       expect(order.status, h).toBe(400);
       for (const param of ['on_conflict', 'columns']) {
-        const res = await fetch(`${server.url}/rest/v1/profiles?${param}=${encodeURIComponent(h)}`, { method: 'POST', headers, body: JSON.stringify({ id: EBOOK_ID }) });
+        const res = await fetch(`${server.url}/rest/v1/profiles?${param}=${encodeURIComponent(h)}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ id: EBOOK_ID }),
+        });
         expect(res.status, `${param}=${h}`).toBe(400);
       }
     }

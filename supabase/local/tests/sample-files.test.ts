@@ -4,7 +4,9 @@ import { makeEpub, makePdf, makeSilentMp3, sampleResourceFiles } from '../sample
 
 describe('sample files', () => {
   it('mirror the sampleFiles of src/content/resources.ts', () => {
-    expect(sampleResourceFiles).toEqual(resourceCards.map(({ tier, slug, sampleFiles }) => ({ tier, slug, sampleFiles: [...sampleFiles] })));
+    expect(sampleResourceFiles).toEqual(
+      resourceCards.map(({ tier, slug, sampleFiles }) => ({ tier, slug, sampleFiles: [...sampleFiles] })),
+    );
   });
 
   it('are structurally valid PDF, EPUB and MP3', () => {
@@ -12,7 +14,11 @@ describe('sample files', () => {
     const xref = Number(/startxref\n(\d+)/.exec(pdf)?.[1]);
     expect(pdf.slice(xref, xref + 4)).toBe('xref');
     // Each xref entry points at its "n 0 obj".
-    const entries = pdf.slice(xref).split('\n').slice(3).filter((l) => / n $/.test(l));
+    const entries = pdf
+      .slice(xref)
+      .split('\n')
+      .slice(3)
+      .filter((l) => / n $/.test(l));
     entries.forEach((line, i) => expect(pdf.slice(Number(line.slice(0, 10))).startsWith(`${i + 1} 0 obj`)).toBe(true));
     const epub = makeEpub('T', [{ heading: 'h', paragraphs: ['p'] }]);
     expect(epub.readUInt32LE(0)).toBe(0x04034b50);

@@ -6,7 +6,10 @@ import { anonClient, signedIn, startStandIn, type StandIn } from './helpers';
 const EBOOK_ID = '00000000-0000-4000-8000-000000000001';
 const FOUNDATION_ID = '00000000-0000-4000-8000-000000000002';
 // A 1x1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let server: StandIn;
 let ebook: SupabaseClient;
@@ -27,7 +30,9 @@ afterAll(async () => {
 describe('avatars (public bucket)', () => {
   it('uploads a Blob (multipart), serves it at the public URL, and upserts', async () => {
     const path = `${EBOOK_ID}/avatar.png`;
-    const up = await ebook.storage.from('avatars').upload(path, new Blob([PNG], { type: 'image/png' }), { upsert: true });
+    const up = await ebook.storage
+      .from('avatars')
+      .upload(path, new Blob([PNG], { type: 'image/png' }), { upsert: true });
     expect(up.error).toBeNull();
     expect(up.data).toMatchObject({ path, fullPath: `avatars/${path}` });
     const { publicUrl } = ebook.storage.from('avatars').getPublicUrl(path).data;
@@ -39,26 +44,40 @@ describe('avatars (public bucket)', () => {
 
     const again = await ebook.storage.from('avatars').upload(path, PNG, { contentType: 'image/png' });
     expect(again.error).toMatchObject({ statusCode: '409' });
-    const replaced = await ebook.storage.from('avatars').upload(path, Buffer.concat([PNG, Buffer.from([0])]), { contentType: 'image/png', upsert: true });
+    const replaced = await ebook.storage
+      .from('avatars')
+      .upload(path, Buffer.concat([PNG, Buffer.from([0])]), { contentType: 'image/png', upsert: true });
     expect(replaced.error).toBeNull();
     expect((await (await fetch(publicUrl)).arrayBuffer()).byteLength).toBe(PNG.length + 1);
   });
 
   it('enforces the bucket size and type limits and the own-folder policy', async () => {
-    const big = await ebook.storage.from('avatars').upload(`${EBOOK_ID}/avatar.jpg`, new Blob([Buffer.alloc(2 * 1024 * 1024 + 1)], { type: 'image/jpeg' }));
+    const big = await ebook.storage
+      .from('avatars')
+      .upload(`${EBOOK_ID}/avatar.jpg`, new Blob([Buffer.alloc(2 * 1024 * 1024 + 1)], { type: 'image/jpeg' }));
     expect(big.error).toMatchObject({ statusCode: '413', message: 'The object exceeded the maximum allowed size' });
-    const rawBig = await ebook.storage.from('avatars').upload(`${EBOOK_ID}/avatar.jpg`, Buffer.alloc(2 * 1024 * 1024 + 1), { contentType: 'image/jpeg' });
+    const rawBig = await ebook.storage
+      .from('avatars')
+      .upload(`${EBOOK_ID}/avatar.jpg`, Buffer.alloc(2 * 1024 * 1024 + 1), { contentType: 'image/jpeg' });
     expect(rawBig.error).toMatchObject({ statusCode: '413' });
-    const svg = await ebook.storage.from('avatars').upload(`${EBOOK_ID}/avatar.svg`, new Blob(['<svg/>'], { type: 'image/svg+xml' }));
+    const svg = await ebook.storage
+      .from('avatars')
+      .upload(`${EBOOK_ID}/avatar.svg`, new Blob(['<svg/>'], { type: 'image/svg+xml' }));
     expect(svg.error).toMatchObject({ statusCode: '415', message: 'mime type image/svg+xml is not supported' });
-    const other = await ebook.storage.from('avatars').upload(`${FOUNDATION_ID}/avatar.png`, new Blob([PNG], { type: 'image/png' }));
+    const other = await ebook.storage
+      .from('avatars')
+      .upload(`${FOUNDATION_ID}/avatar.png`, new Blob([PNG], { type: 'image/png' }));
     expect(other.error).toMatchObject({ statusCode: '403', message: 'new row violates row-level security policy' });
-    const anon = await anonClient(server.url).storage.from('avatars').upload(`${EBOOK_ID}/avatar.gif`, new Blob([PNG], { type: 'image/gif' }));
+    const anon = await anonClient(server.url)
+      .storage.from('avatars')
+      .upload(`${EBOOK_ID}/avatar.gif`, new Blob([PNG], { type: 'image/gif' }));
     expect(anon.error?.statusCode).toBe('403');
   });
 
   it('lists only the caller’s folder and removes the caller’s own files', async () => {
-    await foundation.storage.from('avatars').upload(`${FOUNDATION_ID}/avatar.webp`, new Blob([PNG], { type: 'image/webp' }), { upsert: true });
+    await foundation.storage
+      .from('avatars')
+      .upload(`${FOUNDATION_ID}/avatar.webp`, new Blob([PNG], { type: 'image/webp' }), { upsert: true });
     const mine = await foundation.storage.from('avatars').list(FOUNDATION_ID);
     expect(mine.data?.map((o) => o.name)).toEqual(['avatar.webp']);
     expect(mine.data?.[0]?.metadata).toMatchObject({ mimetype: 'image/webp', size: PNG.length });
@@ -67,7 +86,9 @@ describe('avatars (public bucket)', () => {
     expect(notMine.data).toEqual([]);
     const removed = await foundation.storage.from('avatars').remove([`${FOUNDATION_ID}/avatar.webp`]);
     expect(removed.data?.map((o) => o.name)).toEqual([`${FOUNDATION_ID}/avatar.webp`]);
-    const gone = await fetch(foundation.storage.from('avatars').getPublicUrl(`${FOUNDATION_ID}/avatar.webp`).data.publicUrl);
+    const gone = await fetch(
+      foundation.storage.from('avatars').getPublicUrl(`${FOUNDATION_ID}/avatar.webp`).data.publicUrl,
+    );
     expect(gone.status).toBe(404);
   });
 });
@@ -79,10 +100,16 @@ describe('resources (private bucket)', () => {
     const pdf = Buffer.from(await data!.arrayBuffer());
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.toString('latin1')).toContain('/Count 3');
-    const epub = Buffer.from(await (await staff.storage.from('resources').download('ebook/ebook/yes-you-can.epub')).data!.arrayBuffer());
+    const epub = Buffer.from(
+      await (await staff.storage.from('resources').download('ebook/ebook/yes-you-can.epub')).data!.arrayBuffer(),
+    );
     expect(epub.subarray(30, 38).toString()).toBe('mimetype');
     expect(epub.subarray(38, 58).toString()).toBe('application/epub+zip');
-    const mp3 = Buffer.from(await (await staff.storage.from('resources').download('foundation/scripture-audio/session-1-called-to-write.mp3')).data!.arrayBuffer());
+    const mp3 = Buffer.from(
+      await (
+        await staff.storage.from('resources').download('foundation/scripture-audio/session-1-called-to-write.mp3')
+      ).data!.arrayBuffer(),
+    );
     expect([mp3[0], mp3[1]]).toEqual([0xff, 0xfb]);
     expect(mp3.length).toBeGreaterThan(20_000);
   });
@@ -93,36 +120,55 @@ describe('resources (private bucket)', () => {
       ['ebook', null],
       ['foundation', null],
     ]);
-    const audio = await foundation.storage.from('resources').list('foundation/scripture-audio', { limit: 2, offset: 1, sortBy: { column: 'name', order: 'asc' } });
+    const audio = await foundation.storage
+      .from('resources')
+      .list('foundation/scripture-audio', { limit: 2, offset: 1, sortBy: { column: 'name', order: 'asc' } });
     expect(audio.data?.map((o) => o.name)).toEqual(['session-1-called-to-write.mp3', 'session-2-fear-not.mp3']);
-    const searched = await foundation.storage.from('resources').list('foundation/scripture-audio', { search: 'listening' });
+    const searched = await foundation.storage
+      .from('resources')
+      .list('foundation/scripture-audio', { search: 'listening' });
     expect(searched.data?.map((o) => o.name)).toEqual(['listening-guide.pdf']);
     expect((await ebook.storage.from('resources').list('foundation/worksheets')).data).toEqual([]);
     expect((await ebook.storage.from('resources').list('ebook/ebook')).data).toHaveLength(3);
   });
 
   it('signs URLs for what the tier unlocks; a forged path or signature is refused', async () => {
-    const signed = await foundation.storage.from('resources').createSignedUrl('foundation/worksheets/book-planning-worksheet.pdf', 60, { download: true });
+    const signed = await foundation.storage
+      .from('resources')
+      .createSignedUrl('foundation/worksheets/book-planning-worksheet.pdf', 60, { download: true });
     expect(signed.error).toBeNull();
     const res = await fetch(signed.data!.signedUrl);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('content-disposition')).toContain('attachment; filename="book-planning-worksheet.pdf"');
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
 
-    const locked = await ebook.storage.from('resources').createSignedUrl('foundation/worksheets/book-planning-worksheet.pdf', 60);
+    const locked = await ebook.storage
+      .from('resources')
+      .createSignedUrl('foundation/worksheets/book-planning-worksheet.pdf', 60);
     expect(locked.error).toMatchObject({ statusCode: '404' });
     const direct = await ebook.storage.from('resources').download('foundation/worksheets/book-planning-worksheet.pdf');
     expect(direct.error).not.toBeNull();
     // A signature for the ebook file does not open the foundation file.
     const mine = await ebook.storage.from('resources').createSignedUrl('ebook/ebook/yes-you-can.pdf', 60);
-    const forged = mine.data!.signedUrl.replace('ebook/ebook/yes-you-can.pdf', 'foundation/worksheets/book-planning-worksheet.pdf');
+    const forged = mine.data!.signedUrl.replace(
+      'ebook/ebook/yes-you-can.pdf',
+      'foundation/worksheets/book-planning-worksheet.pdf',
+    );
     expect((await fetch(forged)).status).toBe(400);
     const tampered = mine.data!.signedUrl.replace(/token=([^&]+)/, (_m, t: string) => `token=${t.slice(0, -2)}xx`);
     expect((await fetch(tampered)).status).toBe(400);
-    expect((await fetch(`${server.url}/storage/v1/object/public/resources/ebook/ebook/yes-you-can.pdf`)).status).toBe(400);
+    expect((await fetch(`${server.url}/storage/v1/object/public/resources/ebook/ebook/yes-you-can.pdf`)).status).toBe(
+      400,
+    );
 
-    const batch = await foundation.storage.from('resources').createSignedUrls(['ebook/ebook/yes-you-can.pdf', 'complete/publishing-roadmap/x.pdf'], 60);
+    const batch = await foundation.storage
+      .from('resources')
+      .createSignedUrls(['ebook/ebook/yes-you-can.pdf', 'complete/publishing-roadmap/x.pdf'], 60);
     expect(batch.data?.map((b) => Boolean(b.signedUrl))).toEqual([true, false]);
   });
 
@@ -132,17 +178,28 @@ describe('resources (private bucket)', () => {
     expect(refused.error?.statusCode).toBe('403');
     const ok = await staff.storage.from('resources').upload('accelerated/masterclass/templates.pdf', pdf);
     expect(ok.error).toBeNull();
-    const wrongType = await staff.storage.from('resources').upload('accelerated/masterclass/evil.html', new Blob(['<b>'], { type: 'text/html' }));
+    const wrongType = await staff.storage
+      .from('resources')
+      .upload('accelerated/masterclass/evil.html', new Blob(['<b>'], { type: 'text/html' }));
     expect(wrongType.error?.statusCode).toBe('415');
     expect((await foundation.storage.from('resources').list('accelerated/masterclass')).data).toEqual([]);
     const accelerated = await signedIn(server.url, 'accelerated@example.com');
-    expect((await accelerated.storage.from('resources').list('accelerated/masterclass')).data?.map((o) => o.name)).toEqual(['templates.pdf']);
-    expect((await foundation.storage.from('resources').remove(['accelerated/masterclass/templates.pdf'])).data).toEqual([]);
-    expect((await staff.storage.from('resources').remove(['accelerated/masterclass/templates.pdf'])).data).toHaveLength(1);
+    expect(
+      (await accelerated.storage.from('resources').list('accelerated/masterclass')).data?.map((o) => o.name),
+    ).toEqual(['templates.pdf']);
+    expect((await foundation.storage.from('resources').remove(['accelerated/masterclass/templates.pdf'])).data).toEqual(
+      [],
+    );
+    expect((await staff.storage.from('resources').remove(['accelerated/masterclass/templates.pdf'])).data).toHaveLength(
+      1,
+    );
   });
 
   it('refuses traversal and junk in object names without touching the disk', async () => {
-    const headers = { apikey: ANON_KEY, Authorization: `Bearer ${(await staff.auth.getSession()).data.session!.access_token}` };
+    const headers = {
+      apikey: ANON_KEY,
+      Authorization: `Bearer ${(await staff.auth.getSession()).data.session!.access_token}`,
+    };
     for (const name of ['ebook/..%2F..%2Fetc%2Fpasswd', 'ebook/x%00.pdf', '%2Fetc%2Fpasswd']) {
       const res = await fetch(`${server.url}/storage/v1/object/authenticated/resources/${name}`, { headers });
       expect(res.status, name).toBe(400);
@@ -181,13 +238,20 @@ describe('the gateway in front of storage', () => {
 
     // What a browser fetches bare still works.
     const path = `${EBOOK_ID}/avatar.png`;
-    expect((await ebook.storage.from('avatars').upload(path, new Blob([PNG], { type: 'image/png' }), { upsert: true })).error).toBeNull();
+    expect(
+      (await ebook.storage.from('avatars').upload(path, new Blob([PNG], { type: 'image/png' }), { upsert: true }))
+        .error,
+    ).toBeNull();
     const pub = await fetch(ebook.storage.from('avatars').getPublicUrl(path).data.publicUrl);
     expect(pub.status).toBe(200);
     expect(Buffer.from(await pub.arrayBuffer()).equals(PNG)).toBe(true);
     const signed = await ebook.storage.from('resources').createSignedUrl('ebook/ebook/yes-you-can.pdf', 60);
     const viaSignature = await fetch(signed.data!.signedUrl);
     expect(viaSignature.status).toBe(200);
-    expect(Buffer.from(await viaSignature.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await viaSignature.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 });
