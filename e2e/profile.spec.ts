@@ -57,6 +57,13 @@ test('avatar upload refuses big and non-image files and accepts a picture', asyn
   await expect(page.getByText('Invalid file type')).toBeVisible();
   await expect(page.getByText('Please upload an image file')).toBeVisible();
 
+  // An image the bucket refuses (SVG can carry script): named in words, nothing stored.
+  const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+  await picker.setInputFiles({ name: 'me.svg', mimeType: 'image/svg+xml', buffer: svg });
+  await expect(page.getByText('Please upload a PNG, JPEG, WebP or GIF image')).toBeVisible();
+  const { data: stored } = await admin.storage.from('avatars').list(user.id);
+  expect(stored ?? []).toEqual([]);
+
   await picker.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: tinyPng });
   await expect(page.getByText('Avatar updated')).toBeVisible();
   await expect(page.getByText('Your profile picture has been updated successfully')).toBeVisible();

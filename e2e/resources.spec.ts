@@ -64,6 +64,27 @@ test('a download link really returns the file, as a download in a new tab', asyn
   expect(audio.headers()['content-type']).toContain('audio/mpeg');
 });
 
+test('a link left open past its expiry is signed again when clicked', async ({ page, makeUser }) => {
+  const user = await makeUser({ tier: 'foundation' });
+  await page.clock.install();
+  await signInAs(page, user);
+  await page.goto('/resources');
+  const link = page.getByRole('link', { name: 'Download book-planning-worksheet.pdf' });
+  const signedAtLoad = await link.getAttribute('href');
+
+  // The tab sat open for longer than the link lives (10 minutes).
+  await page.clock.fastForward(11 * 60 * 1000);
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+
+  expect(download.url()).not.toBe(signedAtLoad);
+  expect(download.url()).toContain('/storage/v1/object/sign/resources/foundation/');
+  expect(await download.failure()).toBeNull();
+  const served = await page.request.get(download.url());
+  expect(served.status()).toBe(200);
+  expect((await served.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  await expect(page.getByText('Welcome Back!')).toBeVisible();
+});
+
 test('a file above the tier is refused even with a forged path', async ({ request, makeUser }) => {
   const user = await makeUser({ tier: 'ebook' });
   const client = anonClient();

@@ -92,3 +92,22 @@ test('a visitor at /admin-upload is told it is for staff and offered Sign In', a
   await page.getByRole('link', { name: 'Sign In' }).first().click();
   await expect(page).toHaveURL(/\/auth/);
 });
+
+test('a file name storage would refuse is named before anything is sent', async ({ page, makeUser }) => {
+  const staff = await makeUser({ staff: true });
+  const card = findResourceCard('worksheets')!;
+  const id = randomUUID();
+  await signInAs(page, staff);
+  await page.goto('/admin-upload');
+  await page.getByLabel('Resource', { exact: true }).selectOption(card.slug);
+  await page
+    .getByLabel('File', { exact: true })
+    .setInputFiles({ name: `chapter ${id} #1.pdf`, mimeType: 'application/pdf', buffer: pdf(id) });
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(
+    page.getByText('File names may use letters, digits, spaces, dots, hyphens and underscores only.').first(),
+  ).toBeVisible();
+
+  const { data } = await admin.storage.from('resources').list(resourceFolder(card), { search: `chapter ${id}` });
+  expect(data ?? []).toEqual([]);
+});
