@@ -20,6 +20,7 @@ test('Sign Out from the profile menu goes home signed out', async ({ page, makeU
   await page.goto('/bundles');
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+  await expect(page.getByText('Signed out successfully')).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
 });

@@ -45,6 +45,9 @@ comment on table public.tier_audit is
 alter table public.tier_audit enable row level security;
 revoke all on table public.tier_audit from public, anon, authenticated;
 grant select on table public.tier_audit to service_role;
+-- The identity sequence got the default grants too (usage, select, update: nextval / setval).
+-- Only the definer trigger below inserts audit rows, so no API role needs it.
+revoke all on sequence public.tier_audit_id_seq from public, anon, authenticated, service_role;
 
 /**
  * Writes one tier_audit row per insert / update / delete on user_tiers. Security definer so

@@ -73,6 +73,16 @@ describe('privileges', () => {
     expect(rows).toEqual([]);
   });
 
+  it('no API role holds any privilege on a public sequence (tier_audit ids come only from the audit trigger)', async () => {
+    const { rows } = await db.query(
+      `select c.oid::regclass::text as sequence, r as role, p from pg_class c,
+              unnest(array['anon', 'authenticated', 'service_role']) as r, unnest(array['USAGE', 'SELECT', 'UPDATE']) as p
+       where c.relnamespace = 'public'::regnamespace and c.relkind = 'S' and has_sequence_privilege(r, c.oid, p)
+       order by 1, 2, 3`,
+    );
+    expect(rows).toEqual([]);
+  });
+
   it('authenticated may update only display_name and avatar_url of profiles, and never delete', async () => {
     const { rows } = await db.query<{ attname: string }>(
       `select attname from pg_attribute

@@ -86,11 +86,12 @@ describe('AccountMenuView', () => {
     expect(screen.getByRole('button', { name: 'Account menu' })).toHaveFocus();
   });
 
-  it('signs out and hands over', async () => {
+  it('signs out, says so and hands over', async () => {
     const { user, events } = setup();
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Sign Out' }));
     await waitFor(() => expect(events).toEqual(['sign-out', 'signed-out']));
+    expect(await screen.findByText('Signed out successfully')).toBeInTheDocument();
   });
 
   it('shows Error signing out when sign-out fails', async () => {
@@ -99,6 +100,7 @@ describe('AccountMenuView', () => {
     await user.click(await screen.findByRole('menuitem', { name: 'Sign Out' }));
     expect(await screen.findByText('Error signing out')).toBeInTheDocument();
     expect(screen.getByText('Network error')).toBeInTheDocument();
+    expect(screen.queryByText('Signed out successfully')).not.toBeInTheDocument();
     expect(events).toEqual([]);
   });
 });

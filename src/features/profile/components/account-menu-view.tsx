@@ -30,6 +30,8 @@ export function AccountMenuView({ onSignOut, onSignedOut, ...profile }: AccountM
   async function handleSignOut() {
     try {
       await onSignOut();
+      // The spec's sign-out operation: toast, then go to /.
+      toast.success('Signed out successfully');
       onSignedOut();
     } catch (error) {
       toast.error('Error signing out', { description: errorMessage(error) });
