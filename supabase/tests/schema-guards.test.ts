@@ -140,6 +140,59 @@ describe('privileges', () => {
   });
 });
 
+/**
+ * Every table, view, function and type in public, and every policy, that has no
+ * `comment on ...` (or only whitespace). Objects that belong to an extension are skipped.
+ */
+const undocumented = `
+  select kind, name from (
+    select 'table' as kind, c.oid::regclass::text as name, obj_description(c.oid, 'pg_class') as doc, c.oid as oid
+    from pg_class c
+    where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p', 'v', 'm', 'f')
+    union all
+    select 'function', p.oid::regprocedure::text, obj_description(p.oid, 'pg_proc'), p.oid
+    from pg_proc p
+    where p.pronamespace = 'public'::regnamespace
+    union all
+    select 'type', t.oid::regtype::text, obj_description(t.oid, 'pg_type'), t.oid
+    from pg_type t
+    where t.typnamespace = 'public'::regnamespace and t.typtype in ('e', 'd', 'r', 'm')
+    union all
+    select 'policy', format('%I on %s', pol.polname, pol.polrelid::regclass), obj_description(pol.oid, 'pg_policy'), pol.oid
+    from pg_policy pol
+  ) o
+  where coalesce(btrim(doc), '') = ''
+    and not exists (select 1 from pg_depend d where d.objid = o.oid and d.deptype = 'e')
+  order by kind, name`;
+
+describe('documentation', () => {
+  it('every public table, function and type, and every policy, has a comment', async () => {
+    const { rows } = await db.query(undocumented);
+    expect(rows).toEqual([]);
+  });
+
+  it('the comment check finds an undocumented table, function, type and policy', async () => {
+    const found = await db.transaction(async (tx) => {
+      await tx.exec(`
+        create table public.probe_undocumented (id int);
+        create function public.probe_undocumented() returns int language sql set search_path = '' as 'select 1';
+        create type public.probe_kind as enum ('a');
+        create policy "Probe policy" on public.profiles for select using (false);
+        comment on policy "Probe policy" on public.profiles is '  ';`);
+      const { rows } = await tx.query(undocumented);
+      await tx.rollback();
+      return rows;
+    });
+    expect(found).toEqual([
+      { kind: 'function', name: 'probe_undocumented()' },
+      { kind: 'policy', name: '"Probe policy" on profiles' },
+      { kind: 'table', name: 'probe_undocumented' },
+      { kind: 'type', name: 'probe_kind' },
+    ]);
+    expect((await db.query(undocumented)).rows).toEqual([]);
+  });
+});
+
 describe('tier order', () => {
   it('tier_rank() in SQL agrees with src/content/tiers.ts', async () => {
     const { rows } = await db.query<{ tier: string; rank: number }>(
