@@ -20,3 +20,23 @@ export function Spinner({
     </div>
   );
 }
+
+/**
+ * A page that only waits: the spinner centred in a full-height `main`. `className` styles the
+ * page (its background), `spinnerClassName` the spinner (a card on a dark page).
+ */
+export function FullPageSpinner({
+  label,
+  className,
+  spinnerClassName,
+}: {
+  label: string;
+  className?: string;
+  spinnerClassName?: string;
+}) {
+  return (
+    <main className={cn('flex min-h-screen items-center justify-center p-6', className)}>
+      <Spinner label={label} className={spinnerClassName} />
+    </main>
+  );
+}

@@ -1,5 +1,5 @@
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { Spinner } from '@/components/ui/spinner';
+import { FullPageSpinner } from '@/components/ui/spinner';
 import { safeNextPath } from '@/config/paths';
 import { signIn } from '../api/sign-in';
 import { signUp } from '../api/sign-up';
@@ -22,9 +22,11 @@ export function AuthScreen() {
   // A stored session is being checked: no form to flash at someone about to be sent on.
   if (status === 'loading')
     return (
-      <main className="from-navy-900 to-navy-700 flex min-h-screen items-center justify-center bg-gradient-to-b p-6">
-        <Spinner label="Checking your session..." className="rounded-xl bg-white p-6 shadow-xl" />
-      </main>
+      <FullPageSpinner
+        label="Checking your session..."
+        className="from-navy-900 to-navy-700 bg-gradient-to-b"
+        spinnerClassName="rounded-xl bg-white p-6 shadow-xl"
+      />
     );
 
   return <AuthView onSignIn={signIn} onSignUp={signUp} onSignedIn={() => navigate(next, { replace: true })} />;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
-import { Spinner } from '@/components/ui/spinner';
+import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { resourceCards } from '@/content/resources';
 import { isUnlocked } from '@/content/tiers';
@@ -12,14 +12,6 @@ import { useRenewResourceLink, useResourceFiles } from '../api/list-resource-fil
 import type { FilesState } from '../lib/resource-files';
 import { ResourcesView } from './resources-view';
 
-function FullPageSpinner({ label }: { label: string }) {
-  return (
-    <main className="bg-cream flex min-h-screen items-center justify-center p-6">
-      <Spinner label={label} />
-    </main>
-  );
-}
-
 /**
  * Container for /resources: the gate (loading, then /auth?next=/resources whenever there is
  * no session, including a sign-out in another tab or an expired session), and the data.
@@ -30,9 +22,9 @@ export function ResourcesScreen() {
   // Set while this page's own Sign Out runs: that one goes home, not to /auth.
   const [leaving, setLeaving] = useState(false);
 
-  if (status === 'loading') return <FullPageSpinner label="Loading your resources..." />;
+  if (status === 'loading') return <FullPageSpinner label="Loading your resources..." className="bg-cream" />;
   if (!user) {
-    if (leaving) return <FullPageSpinner label="Signing out..." />;
+    if (leaving) return <FullPageSpinner label="Signing out..." className="bg-cream" />;
     return <Navigate to={`${paths.auth}?next=${paths.resources}`} replace />;
   }
 
@@ -70,7 +62,7 @@ function SignedInResources({
   const results = useResourceFiles(unlocked, userId);
   const renewLink = useRenewResourceLink(userId);
 
-  if (isPending) return <FullPageSpinner label="Loading your resources..." />;
+  if (isPending) return <FullPageSpinner label="Loading your resources..." className="bg-cream" />;
 
   const files: Partial<Record<string, FilesState>> = {};
   unlocked.forEach((card, index) => {

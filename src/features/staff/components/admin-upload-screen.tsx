@@ -1,21 +1,13 @@
-import { Spinner } from '@/components/ui/spinner';
+import { FullPageSpinner } from '@/components/ui/spinner';
 import { useAuth } from '@/features/auth/auth-provider';
 import { useIsStaff } from '../api/is-staff';
 import { useUploadResource } from '../api/upload-resource';
 import { StaffOnlyView, UploadResourcesView } from './admin-upload-view';
 
-function Checking() {
-  return (
-    <main className="flex min-h-screen items-center justify-center p-6">
-      <Spinner label="Checking access..." />
-    </main>
-  );
-}
-
 /** Container for /admin-upload: staff get the form; everyone else a clear "staff only" page. */
 export function AdminUploadScreen() {
   const { status, user } = useAuth({ connect: true });
-  if (status === 'loading') return <Checking />;
+  if (status === 'loading') return <FullPageSpinner label="Checking access..." />;
   if (!user) return <StaffOnlyView signedIn={false} />;
   return <StaffGate userId={user.id} />;
 }
@@ -23,7 +15,7 @@ export function AdminUploadScreen() {
 function StaffGate({ userId }: { userId: string }) {
   const { isStaff, isPending } = useIsStaff(userId);
   const upload = useUploadResource();
-  if (isPending) return <Checking />;
+  if (isPending) return <FullPageSpinner label="Checking access..." />;
   if (!isStaff) return <StaffOnlyView signedIn />;
   return (
     <UploadResourcesView
