@@ -1,7 +1,8 @@
-import { resourceCards, resourceFolder } from '../src/content/resources';
+import { randomUUID } from 'node:crypto';
+import { findResourceCard, resourceCards, resourceFolder } from '../src/content/resources';
 import { tierLabels, tierRank, tiers, type Tier } from '../src/content/tiers';
 import { e2eEnv } from './env';
-import { anonClient, expect, expectAccessible, signInAs, test } from './fixtures';
+import { admin, anonClient, expect, expectAccessible, signInAs, test } from './fixtures';
 
 function unlockedCount(tier: Tier | null) {
   return tier === null ? 0 : resourceCards.filter((card) => tierRank(card.tier) <= tierRank(tier)).length;
@@ -83,6 +84,29 @@ test('a link left open past its expiry is signed again when clicked', async ({ p
   expect(served.status()).toBe(200);
   expect((await served.body()).subarray(0, 5).toString()).toBe('%PDF-');
   await expect(page.getByText('Welcome Back!')).toBeVisible();
+});
+
+test('a stale link to a file removed meanwhile says so instead of downloading', async ({ page, makeUser }) => {
+  const user = await makeUser({ tier: 'foundation' });
+  const name = `e2e-${randomUUID()}.pdf`;
+  const path = `${resourceFolder(findResourceCard('worksheets')!)}/${name}`;
+  const uploaded = await admin.storage
+    .from('resources')
+    .upload(path, Buffer.from('%PDF-1.4\n%%EOF\n'), { contentType: 'application/pdf' });
+  expect(uploaded.error).toBeNull();
+  await page.clock.install();
+  await signInAs(page, user);
+  await page.goto('/resources');
+  const link = page.getByRole('link', { name: `Download ${name}` });
+  await expect(link).toBeVisible();
+
+  await admin.storage.from('resources').remove([path]);
+  await page.clock.fastForward(11 * 60 * 1000);
+  await link.click();
+
+  await expect(page.getByText('Download failed')).toBeVisible();
+  await expect(page.getByText(`${name} is no longer available.`)).toBeVisible();
+  await expect(link).toHaveCount(0);
 });
 
 test('a file above the tier is refused even with a forged path', async ({ request, makeUser }) => {

@@ -42,15 +42,6 @@ export async function listResourceFiles(folder: string): Promise<ResourceFile[]>
   });
 }
 
-/** A new signed download URL for one file, for a link that went stale on screen. */
-export async function signResourceFile(folder: string, name: string): Promise<string> {
-  const { data, error } = await supabase.storage
-    .from('resources')
-    .createSignedUrl(`${folder}/${name}`, SIGNED_URL_SECONDS, { download: true });
-  if (error) throw error;
-  return data.signedUrl;
-}
-
 export function resourceFilesQueryOptions(folder: string, userId: string) {
   return queryOptions({
     queryKey: resourceFileKeys.forUser(folder, userId),
@@ -71,17 +62,22 @@ export function useResourceFiles(cards: readonly ResourceCard[], userId: string)
 }
 
 /**
- * Signs one file of a card again and refreshes that card's list, so the new links show
- * too. Resolves with the new URL; throws on failure.
+ * A fresh link for one file of a card whose links went stale on screen: the card's list is
+ * fetched again now (one listing and one signing for all its files, shared with a refetch
+ * already running), so the other links on the card are renewed too. Resolves with the new
+ * URL; throws on failure, or when the file is no longer there.
  */
 export function useRenewResourceLink(userId: string) {
   const queryClient = useQueryClient();
   return useCallback(
     async (card: ResourceCard, name: string) => {
-      const folder = resourceFolder(card);
-      const url = await signResourceFile(folder, name);
-      void queryClient.invalidateQueries({ queryKey: resourceFileKeys.forUser(folder, userId) });
-      return url;
+      const files = await queryClient.fetchQuery({
+        ...resourceFilesQueryOptions(resourceFolder(card), userId),
+        staleTime: 0,
+      });
+      const file = files.find((candidate) => candidate.name === name);
+      if (!file) throw new Error(`${name} is no longer available.`);
+      return file.url;
     },
     [queryClient, userId],
   );
