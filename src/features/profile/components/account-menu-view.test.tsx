@@ -17,7 +17,7 @@ function deferred() {
   return { promise, resolve };
 }
 
-function setup(props: Partial<AccountMenuViewProps> = {}) {
+function setup(props: Partial<AccountMenuViewProps> = {}, userOptions: Parameters<typeof userEvent.setup>[0] = {}) {
   const events: string[] = [];
   const all: AccountMenuViewProps = {
     email: 'grace@example.com',
@@ -35,7 +35,7 @@ function setup(props: Partial<AccountMenuViewProps> = {}) {
       <AccountMenuView {...all} />
     </>,
   );
-  return { user: userEvent.setup(), events };
+  return { user: userEvent.setup(userOptions), events };
 }
 
 async function openEditProfile(user: ReturnType<typeof userEvent.setup>) {
@@ -194,22 +194,7 @@ describe('Edit Profile dialog', () => {
 
   it('refuses a file that is not an image', async () => {
     // applyAccept off: a person can pick "All files" in the browser's chooser.
-    const user = userEvent.setup({ applyAccept: false });
-    const events: string[] = [];
-    render(
-      <>
-        <Toaster />
-        <AccountMenuView
-          email="grace@example.com"
-          displayName={null}
-          avatarUrl={null}
-          onUploadAvatar={async (file) => void events.push(file.name)}
-          onSaveDisplayName={async () => {}}
-          onSignOut={async () => {}}
-          onSignedOut={() => {}}
-        />
-      </>,
-    );
+    const { user, events } = setup({}, { applyAccept: false });
     const dialog = await openEditProfile(user);
     await user.upload(within(dialog).getByLabelText('Profile picture'), image('notes.pdf', 100, 'application/pdf'));
     expect(await screen.findByText('Invalid file type')).toBeInTheDocument();
@@ -219,22 +204,7 @@ describe('Edit Profile dialog', () => {
 
   it('offers only the image types the avatar storage takes, and refuses others in plain words', async () => {
     // applyAccept off: a person can pick "All files" in the browser's chooser.
-    const user = userEvent.setup({ applyAccept: false });
-    const events: string[] = [];
-    render(
-      <>
-        <Toaster />
-        <AccountMenuView
-          email="grace@example.com"
-          displayName={null}
-          avatarUrl={null}
-          onUploadAvatar={async (file) => void events.push(file.name)}
-          onSaveDisplayName={async () => {}}
-          onSignOut={async () => {}}
-          onSignedOut={() => {}}
-        />
-      </>,
-    );
+    const { user, events } = setup({}, { applyAccept: false });
     const dialog = await openEditProfile(user);
     const input = within(dialog).getByLabelText('Profile picture');
     expect(input).toHaveAttribute('accept', 'image/png,image/jpeg,image/webp,image/gif');
@@ -248,7 +218,7 @@ describe('Edit Profile dialog', () => {
     // A JPEG named .jfif is a JPEG: it goes through.
     await user.upload(input, image('me.jfif', 100, 'image/jpeg'));
     expect(await screen.findByText('Avatar updated')).toBeInTheDocument();
-    expect(events).toEqual(['me.jfif']);
+    expect(events).toEqual(['upload:me.jfif']);
   });
 
   it('uploads an image showing Uploading..., then Avatar updated', async () => {
