@@ -18,6 +18,9 @@ export const AVATAR_ACCEPT = Object.keys(avatarExtensions).join(',');
 
 export type FileProblem = { title: string; description: string };
 
+/** What to upload instead of an image type the bucket refuses. */
+const allowedTypesMessage = 'Please upload a PNG, JPEG, WebP or GIF image';
+
 /**
  * Why an avatar file is refused, or null when it is fine. The spec's two checks first (size,
  * then image/*), then the image types the bucket refuses (HEIC, SVG, AVIF, ...), in words
@@ -28,8 +31,7 @@ export function checkAvatarFile(file: Pick<File, 'size' | 'type'>): FileProblem 
     return { title: 'File too large', description: 'Please upload an image smaller than 2MB' };
   if (!file.type.startsWith('image/'))
     return { title: 'Invalid file type', description: 'Please upload an image file' };
-  if (!avatarExtension(file.type))
-    return { title: 'Invalid file type', description: 'Please upload a PNG, JPEG, WebP or GIF image' };
+  if (!avatarExtension(file.type)) return { title: 'Invalid file type', description: allowedTypesMessage };
   return null;
 }
 
@@ -44,7 +46,7 @@ export function avatarExtension(type: string): string | null {
  */
 export function avatarPath(userId: string, file: Pick<File, 'type'>): string {
   const ext = avatarExtension(file.type);
-  if (!ext) throw new Error('Please upload a PNG, JPEG, WebP or GIF image');
+  if (!ext) throw new Error(allowedTypesMessage);
   return `${userId}/avatar.${ext}`;
 }
 
