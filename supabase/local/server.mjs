@@ -166,7 +166,8 @@ export async function startServer({
   /**
    * The API gateway in front of storage lets through without a key only what browsers fetch
    * bare: public object downloads and signed-URL fetches. Everything else needs an apikey
-   * (verified like Kong) or an Authorization header (which storage-api itself then checks).
+   * (verified like Kong, by requireApiKey) or, without one, an Authorization header (which
+   * storage-api itself then checks, so it is not verified here).
    */
   function requireStorageKey(req, url, sub) {
     let segs;
@@ -181,16 +182,8 @@ export async function startServer({
     const read = req.method === 'GET' || req.method === 'HEAD';
     if (read && segs[0] === 'object' && segs[1] === 'public') return;
     if (read && segs[0] === 'object' && segs[1] === 'sign' && url.searchParams.has('token')) return;
-    const key = req.headers.apikey ?? url.searchParams.get('apikey');
-    if (typeof key === 'string' && key !== '') {
-      try {
-        verifyJwt(key);
-      } catch {
-        throw keyError(false);
-      }
-      return;
-    }
-    if (typeof req.headers.authorization !== 'string' || req.headers.authorization === '') throw keyError(true);
+    if (!(req.headers.apikey ?? url.searchParams.get('apikey')) && req.headers.authorization) return;
+    requireApiKey(req, url);
   }
 
   /** storage-api's view of the caller; null when no token was sent at all. */
