@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANON_KEY, SERVICE_ROLE_KEY, signJwt, verifyJwt } from '../keys.mjs';
 import { MAX_LOGIC_DEPTH } from '../rest.mjs';
+import { anonClient, signedIn, startStandIn, type StandIn } from './helpers';
 
 const EBOOK_ID = '00000000-0000-4000-8000-000000000001';
-import { anonClient, signedIn, startStandIn, type StandIn } from './helpers';
 
 // This file's server issues 1-second access tokens (the e2e session-expiry setting), which
 // nothing else here depends on; sharing it saves starting another database.
