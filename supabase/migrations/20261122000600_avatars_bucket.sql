@@ -3,7 +3,7 @@
 -- script), at most 2 MB. Limits are declared here for hosted projects (`db push`) and in
 -- config.toml for `supabase start`.
 --
--- Each policy comment sits in a do-block that lets insufficient_privilege pass: storage.objects
+-- The policy comments sit in one do-block that lets insufficient_privilege pass: storage.objects
 -- belongs to supabase_storage_admin, and some hosted images refuse COMMENT ON POLICY to the
 -- migration role ("must be owner of relation objects"), which would roll back the whole file.
 
@@ -50,12 +50,6 @@ create policy "Users can see their own avatar folder"
     bucket_id = 'avatars'
     and storage.foldername(name) = array[(select auth.uid())::text]
   );
-do $$ begin
-  comment on policy "Users can see their own avatar folder" on storage.objects is
-    'avatars: a signed-in user selects / lists only objects directly under {their user id}/.';
-exception when insufficient_privilege then
-  raise notice 'policy comment skipped: storage.objects belongs to the storage admin here';
-end $$;
 
 /** Users can upload their own avatar: right path, image type, within the size limit. */
 create policy "Users can upload their own avatar"
@@ -66,12 +60,6 @@ create policy "Users can upload their own avatar"
     and public.is_own_avatar_path(name)
     and public.object_fits_bucket(bucket_id, metadata)
   );
-do $$ begin
-  comment on policy "Users can upload their own avatar" on storage.objects is
-    'avatars: insert only {their user id}/avatar.{png|jpg|jpeg|webp|gif} with an allowed image type and size.';
-exception when insufficient_privilege then
-  raise notice 'policy comment skipped: storage.objects belongs to the storage admin here';
-end $$;
 
 /** Users can replace their own avatar, under the same rules as an upload. */
 create policy "Users can replace their own avatar"
@@ -86,12 +74,6 @@ create policy "Users can replace their own avatar"
     and public.is_own_avatar_path(name)
     and public.object_fits_bucket(bucket_id, metadata)
   );
-do $$ begin
-  comment on policy "Users can replace their own avatar" on storage.objects is
-    'avatars: update (overwrite) only their own avatar object, keeping the path and type rules.';
-exception when insufficient_privilege then
-  raise notice 'policy comment skipped: storage.objects belongs to the storage admin here';
-end $$;
 
 /** Users can delete their own avatar folder's objects. */
 create policy "Users can delete their own avatar"
@@ -101,9 +83,17 @@ create policy "Users can delete their own avatar"
     bucket_id = 'avatars'
     and storage.foldername(name) = array[(select auth.uid())::text]
   );
+
+-- The policies' comments, in one block (see the note at the top of this file).
 do $$ begin
+  comment on policy "Users can see their own avatar folder" on storage.objects is
+    'avatars: a signed-in user selects / lists only objects directly under {their user id}/.';
+  comment on policy "Users can upload their own avatar" on storage.objects is
+    'avatars: insert only {their user id}/avatar.{png|jpg|jpeg|webp|gif} with an allowed image type and size.';
+  comment on policy "Users can replace their own avatar" on storage.objects is
+    'avatars: update (overwrite) only their own avatar object, keeping the path and type rules.';
   comment on policy "Users can delete their own avatar" on storage.objects is
     'avatars: delete only objects directly under {their user id}/.';
 exception when insufficient_privilege then
-  raise notice 'policy comment skipped: storage.objects belongs to the storage admin here';
+  raise notice 'policy comments skipped: storage.objects belongs to the storage admin here';
 end $$;

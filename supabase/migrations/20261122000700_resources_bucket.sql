@@ -3,7 +3,7 @@
 -- list) needs the caller's tier rank >= the rank of the first folder; staff read
 -- everything; only staff write, overwrite or delete.
 --
--- Each policy comment sits in a do-block that lets insufficient_privilege pass: storage.objects
+-- The policy comments sit in one do-block that lets insufficient_privilege pass: storage.objects
 -- belongs to supabase_storage_admin, and some hosted images refuse COMMENT ON POLICY to the
 -- migration role ("must be owner of relation objects"), which would roll back the whole file.
 
@@ -61,12 +61,6 @@ create policy "Subscribers can read resources of their tier and below"
       or (select public.is_staff())
     )
   );
-do $$ begin
-  comment on policy "Subscribers can read resources of their tier and below" on storage.objects is
-    'resources: select when the caller''s tier rank >= the rank of the object''s tier folder, or the caller is staff.';
-exception when insufficient_privilege then
-  raise notice 'policy comment skipped: storage.objects belongs to the storage admin here';
-end $$;
 
 /** Staff can upload resources to a well-formed path with an allowed type and size. */
 create policy "Staff can upload resources"
@@ -78,12 +72,6 @@ create policy "Staff can upload resources"
     and public.resource_path_tier(name) is not null
     and public.object_fits_bucket(bucket_id, metadata)
   );
-do $$ begin
-  comment on policy "Staff can upload resources" on storage.objects is
-    'resources: only staff insert, only at {tier}/{slug}/{file.pdf|epub|mobi|mp3}, only allowed types and sizes.';
-exception when insufficient_privilege then
-  raise notice 'policy comment skipped: storage.objects belongs to the storage admin here';
-end $$;
 
 /** Staff can replace resources, under the same rules as an upload. */
 create policy "Staff can replace resources"
@@ -99,12 +87,6 @@ create policy "Staff can replace resources"
     and public.resource_path_tier(name) is not null
     and public.object_fits_bucket(bucket_id, metadata)
   );
-do $$ begin
-  comment on policy "Staff can replace resources" on storage.objects is
-    'resources: only staff update (overwrite), keeping the path, type and size rules.';
-exception when insufficient_privilege then
-  raise notice 'policy comment skipped: storage.objects belongs to the storage admin here';
-end $$;
 
 /** Staff can delete resources. */
 create policy "Staff can delete resources"
@@ -114,9 +96,17 @@ create policy "Staff can delete resources"
     bucket_id = 'resources'
     and (select public.is_staff())
   );
+
+-- The policies' comments, in one block (see the note at the top of this file).
 do $$ begin
+  comment on policy "Subscribers can read resources of their tier and below" on storage.objects is
+    'resources: select when the caller''s tier rank >= the rank of the object''s tier folder, or the caller is staff.';
+  comment on policy "Staff can upload resources" on storage.objects is
+    'resources: only staff insert, only at {tier}/{slug}/{file.pdf|epub|mobi|mp3}, only allowed types and sizes.';
+  comment on policy "Staff can replace resources" on storage.objects is
+    'resources: only staff update (overwrite), keeping the path, type and size rules.';
   comment on policy "Staff can delete resources" on storage.objects is
     'resources: only staff delete.';
 exception when insufficient_privilege then
-  raise notice 'policy comment skipped: storage.objects belongs to the storage admin here';
+  raise notice 'policy comments skipped: storage.objects belongs to the storage admin here';
 end $$;
