@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, signInAs, test } from './fixtures';
+import { anonClient, expect, expectAccessible, signInAs, test } from './fixtures';
 
 async function fillSignIn(page: Page, email: string, password: string) {
   const form = page.getByRole('tabpanel', { name: 'Sign In' });
@@ -90,4 +90,32 @@ test('a signed-in user who opens /auth is sent to the resources', async ({ page,
   await signInAs(page, user);
   await page.goto('/auth');
   await expect(page).toHaveURL(/\/resources$/);
+});
+
+test('the link in a confirmation e-mail signs the user in and clears the tokens from the address bar', async ({
+  page,
+  makeUser,
+}) => {
+  const user = await makeUser({ displayName: 'Ruth Newcomer' });
+  // What GoTrue's /verify redirect puts after the site URL (emailRedirectTo = origin + '/'):
+  // the new session in the fragment. The browser has no stored session yet.
+  const { data, error } = await anonClient().auth.signInWithPassword({ email: user.email, password: user.password });
+  expect(error).toBeNull();
+  const session = data.session!;
+  const fragment = new URLSearchParams({
+    access_token: session.access_token,
+    refresh_token: session.refresh_token,
+    expires_in: String(session.expires_in),
+    expires_at: String(session.expires_at),
+    token_type: 'bearer',
+    type: 'signup',
+  });
+  await page.goto(`/#${fragment.toString()}`);
+
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await expect(page.getByRole('menu').getByText('Ruth Newcomer')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.evaluate(() => window.location.hash)).toBe('');
+  await page.goto('/resources');
+  await expect(page.getByText('Welcome Back!')).toBeVisible();
 });

@@ -12,3 +12,21 @@ export function hasStoredSession(): boolean {
     return false;
   }
 }
+
+/**
+ * Whether the page was opened from an auth e-mail (sign-up confirmation, password
+ * recovery): GoTrue redirects with the session, or an error, in the fragment (implicit
+ * flow) or with a `code` query parameter (PKCE). Such a visit has no stored session yet,
+ * but the client must load so it can take the tokens out of the address bar and sign in.
+ */
+export function hasAuthRedirectInUrl(location: Pick<Location, 'hash' | 'search'> | undefined = globalThis.location) {
+  if (!location) return false;
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const query = new URLSearchParams(location.search);
+  return (
+    fragment.has('access_token') ||
+    fragment.has('error_description') ||
+    query.has('code') ||
+    query.has('error_description')
+  );
+}

@@ -1,6 +1,6 @@
 import type { Session, User } from '@supabase/supabase-js';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { AUTH_STORAGE_KEY, hasStoredSession } from '@/config/auth-storage';
+import { AUTH_STORAGE_KEY, hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
 
@@ -23,18 +23,24 @@ function fromSession(session: Session | null): Pick<AuthState, 'status' | 'sessi
     : { status: 'signed-out', session: null, user: null };
 }
 
+function mayBeSignedIn(): boolean {
+  return hasStoredSession() || hasAuthRedirectInUrl();
+}
+
 /**
  * The one source of auth state. It reads the session at load and then follows
  * onAuthStateChange (sign-in, sign-out, token refresh, user update, other tabs).
  *
  * Why lazy: the landing page must paint without supabase-js, so the client is imported
- * only when a stored session exists, when a member route asks (`useAuth({ connect: true })`),
- * or when another tab writes a session.
+ * only when a stored session exists, when the page was opened from an auth e-mail (the
+ * client takes the session out of the URL), when a member route asks
+ * (`useAuth({ connect: true })`), or when another tab writes a session.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  // No stored session means signed out for sure: say so at once, without loading the client.
+  // No stored session (and no session arriving in the URL from an auth e-mail) means signed
+  // out for sure: say so at once, without loading the client.
   const [state, setState] = useState<AuthState>(() => ({
-    status: hasStoredSession() ? 'loading' : 'signed-out',
+    status: mayBeSignedIn() ? 'loading' : 'signed-out',
     session: null,
     user: null,
   }));
@@ -64,7 +70,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    if (hasStoredSession()) void connect();
+    if (mayBeSignedIn()) void connect();
 
     const onStorage = (event: StorageEvent) => {
       if (event.key === AUTH_STORAGE_KEY) void connect();
