@@ -46,6 +46,17 @@ for (const tier of tiers) {
   });
 }
 
+test('the resources page fits a 360 px phone without sideways scrolling', async ({ page, makeUser }) => {
+  const user = await makeUser({ tier: 'complete', displayName: 'Hannah Longname-Writer' });
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signInAs(page, user);
+  await page.goto('/resources');
+  await expect(page.getByRole('link', { name: 'Download book-planning-worksheet.pdf' })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expect(page.getByRole('button', { name: 'Sign Out' })).toBeInViewport();
+});
+
 test('a download link really returns the file, as a download in a new tab', async ({ page, makeUser }) => {
   const user = await makeUser({ tier: 'foundation' });
   await signInAs(page, user);

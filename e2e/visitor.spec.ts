@@ -43,9 +43,13 @@ test('the landing page sells the ebook and links where it says', async ({ page }
 
 test('a visitor sees Sign In at the top right and it leads to /auth', async ({ page }) => {
   await page.goto('/');
+  await expect(page).toHaveTitle('Yes, You Can! Finish Your Book in 90 Days');
   await page.getByRole('link', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/auth$/);
-  await expect(page.getByText('Subscriber Access')).toBeVisible();
+  await expect(page.getByText('Subscriber Access').first()).toBeVisible();
+  // A client-side navigation renames the tab and is announced to screen readers.
+  await expect(page).toHaveTitle('Subscriber Access | Yes, You Can!');
+  await expect(page.getByRole('status').filter({ hasText: 'Subscriber Access | Yes, You Can!' })).toBeAttached();
   await expectAccessible(page);
   await page.getByRole('link', { name: 'Back to Home' }).click();
   await expect(page).toHaveURL(/\/$/);
@@ -94,11 +98,15 @@ test('an unknown path shows the 404 page and logs the path', async ({ page }) =>
   await expect(page).toHaveURL(/\/$/);
 });
 
-test('the landing page fits a 360 px phone without sideways scrolling', async ({ page }) => {
+test('every public page fits a 360 px phone without sideways scrolling', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
+  for (const path of ['/', '/bundles', '/upgrade', '/auth', '/admin-upload', '/no-such-page']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${path} scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
+  }
   await page.goto('/');
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
   await expect(page.getByRole('link', { name: /Purchase Your Yes, You Can! ebook Today!/ })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
 });

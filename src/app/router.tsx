@@ -1,6 +1,7 @@
 import type { RouteObject } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { ErrorPage } from './error-page';
+import type { RouteHandle } from './page-title';
 import { RootLayout } from './root-layout';
 import { Component as HomePage } from './routes/home';
 
@@ -17,14 +18,23 @@ export const routes: RouteObject[] = [
         errorElement: <ErrorPage />,
         children: [
           { path: paths.home, element: <HomePage /> },
-          { path: paths.auth, lazy: () => import('./routes/auth') },
-          { path: paths.resources, lazy: () => import('./routes/resources') },
-          { path: paths.bundles, lazy: () => import('./routes/bundles') },
-          { path: paths.upgrade, lazy: () => import('./routes/upgrade') },
-          { path: paths.adminUpload, lazy: () => import('./routes/admin-upload') },
-          { path: '*', lazy: () => import('./routes/not-found') },
+          { path: paths.auth, handle: title('Subscriber Access'), lazy: () => import('./routes/auth') },
+          { path: paths.resources, handle: title('Subscriber Resources'), lazy: () => import('./routes/resources') },
+          { path: paths.bundles, handle: title('Compare Our Bundles'), lazy: () => import('./routes/bundles') },
+          {
+            path: paths.upgrade,
+            handle: title('Congratulations on Your Purchase!'),
+            lazy: () => import('./routes/upgrade'),
+          },
+          { path: paths.adminUpload, handle: title('Upload Resources'), lazy: () => import('./routes/admin-upload') },
+          { path: '*', handle: title('Page not found'), lazy: () => import('./routes/not-found') },
         ],
       },
     ],
   },
 ];
+
+/** The page's name in the browser tab and the navigation announcement (see `PageTitle`). */
+function title(name: string): RouteHandle {
+  return { title: name };
+}
