@@ -146,8 +146,11 @@ describe('UploadResourcesView', () => {
     expect(screen.getByLabelText('Resource')).toBeDisabled();
     expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '0');
 
+    expect(screen.getByRole('status')).toHaveTextContent(/^Uploading\.\.\.$/);
     upload.progress(0.42);
-    expect(await screen.findByText('Uploading... 42%')).toBeInTheDocument();
+    expect(await screen.findByText('42%')).toBeInTheDocument();
+    // The live region says 'Uploading...' once; it does not read every percent aloud.
+    expect(screen.getByRole('status')).toHaveTextContent(/^Uploading\.\.\.$/);
     expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '42');
 
     upload.finish();

@@ -142,8 +142,13 @@ export function UploadResourcesView({ onUpload }: UploadResourcesViewProps) {
           </div>
 
           {uploading && <Progress value={progress} label="Upload progress" />}
-          <p role="status" aria-live="polite" className="text-navy-800 text-sm font-semibold">
-            {uploading ? `Uploading... ${progress}%` : ''}
+          {/* Announced once ('Uploading...'); the percentage is for the eye; a screen reader
+              reads it from the progress bar on demand instead of at every step. */}
+          <p className="text-navy-800 text-sm font-semibold">
+            <span role="status" aria-live="polite">
+              {uploading ? 'Uploading...' : ''}
+            </span>
+            {uploading && <span aria-hidden="true"> {progress}%</span>}
           </p>
 
           <Button type="submit" variant="gold" size="lg" disabled={uploading} className="sm:self-start">
