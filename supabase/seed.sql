@@ -10,48 +10,55 @@
 --   notier@example.com       no tier           (no profile name: the menu shows "No name set")
 --   staff@example.com        staff + complete  Sam Staff
 
-create temporary table demo_accounts (
-  id uuid primary key,
-  email text not null,
-  tier public.tier,
-  display_name text,
-  is_staff boolean not null default false
-) on commit drop;
+-- One statement (a DO block), not a temporary table read by later statements: the CLI sends
+-- a seed file as a batch of prepared statements, and a statement naming a table that an
+-- earlier one in the batch creates fails to prepare ("relation does not exist").
+do $seed$
+declare
+  account record;
+begin
+  for account in
+    select *
+    from (values
+      ('00000000-0000-4000-8000-000000000001'::uuid, 'ebook@example.com', 'ebook'::public.tier, 'Eve Ebook', false),
+      ('00000000-0000-4000-8000-000000000002', 'foundation@example.com', 'foundation', 'Fran Foundation', false),
+      ('00000000-0000-4000-8000-000000000003', 'accelerated@example.com', 'accelerated', 'Alex Accelerated', false),
+      ('00000000-0000-4000-8000-000000000004', 'complete@example.com', 'complete', 'Casey Complete', false),
+      ('00000000-0000-4000-8000-000000000005', 'notier@example.com', null, null, false),
+      ('00000000-0000-4000-8000-000000000006', 'staff@example.com', 'complete', 'Sam Staff', true)
+    ) as demo (id, email, tier, display_name, is_staff)
+  loop
+    -- GoTrue scans the token columns into strings, so they must be '' rather than null.
+    insert into auth.users (
+      instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+      raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
+      confirmation_token, recovery_token, email_change_token_new, email_change,
+      email_change_token_current, phone_change, phone_change_token, reauthentication_token
+    ) values (
+      '00000000-0000-0000-0000-000000000000', account.id, 'authenticated', 'authenticated', account.email,
+      extensions.crypt('password123', extensions.gen_salt('bf')), now(),
+      '{"provider": "email", "providers": ["email"]}'::jsonb, '{}'::jsonb, now(), now(),
+      '', '', '', '', '', '', '', ''
+    );
 
-insert into demo_accounts (id, email, tier, display_name, is_staff) values
-  ('00000000-0000-4000-8000-000000000001', 'ebook@example.com', 'ebook', 'Eve Ebook', false),
-  ('00000000-0000-4000-8000-000000000002', 'foundation@example.com', 'foundation', 'Fran Foundation', false),
-  ('00000000-0000-4000-8000-000000000003', 'accelerated@example.com', 'accelerated', 'Alex Accelerated', false),
-  ('00000000-0000-4000-8000-000000000004', 'complete@example.com', 'complete', 'Casey Complete', false),
-  ('00000000-0000-4000-8000-000000000005', 'notier@example.com', null, null, false),
-  ('00000000-0000-4000-8000-000000000006', 'staff@example.com', 'complete', 'Sam Staff', true);
+    insert into auth.identities (id, user_id, provider_id, provider, identity_data, last_sign_in_at, created_at, updated_at)
+    values (
+      account.id, account.id, account.id::text, 'email',
+      jsonb_build_object('sub', account.id::text, 'email', account.email, 'email_verified', true, 'phone_verified', false),
+      now(), now(), now()
+    );
 
--- GoTrue scans the token columns into strings, so they must be '' rather than null.
-insert into auth.users (
-  instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
-  raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
-  confirmation_token, recovery_token, email_change_token_new, email_change,
-  email_change_token_current, phone_change, phone_change_token, reauthentication_token
-)
-select
-  '00000000-0000-0000-0000-000000000000', a.id, 'authenticated', 'authenticated', a.email,
-  extensions.crypt('password123', extensions.gen_salt('bf')), now(),
-  '{"provider": "email", "providers": ["email"]}'::jsonb, '{}'::jsonb, now(), now(),
-  '', '', '', '', '', '', '', ''
-from demo_accounts a;
+    if account.display_name is not null then
+      insert into public.profiles (id, user_id, display_name) values (account.id, account.id, account.display_name);
+    end if;
 
-insert into auth.identities (id, user_id, provider_id, provider, identity_data, last_sign_in_at, created_at, updated_at)
-select
-  a.id, a.id, a.id::text, 'email',
-  jsonb_build_object('sub', a.id::text, 'email', a.email, 'email_verified', true, 'phone_verified', false),
-  now(), now(), now()
-from demo_accounts a;
+    if account.tier is not null then
+      insert into public.user_tiers (user_id, tier) values (account.id, account.tier);
+    end if;
 
-insert into public.profiles (id, user_id, display_name)
-select a.id, a.id, a.display_name from demo_accounts a where a.display_name is not null;
-
-insert into public.user_tiers (user_id, tier)
-select a.id, a.tier from demo_accounts a where a.tier is not null;
-
-insert into public.staff (user_id, note)
-select a.id, 'demo staff account' from demo_accounts a where a.is_staff;
+    if account.is_staff then
+      insert into public.staff (user_id, note) values (account.id, 'demo staff account');
+    end if;
+  end loop;
+end
+$seed$;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tiers } from '../../src/content/tiers';
-import { createDatabase, migrationsDir } from '../local/db.mjs';
+import { createDatabase, migrationsDir, seedFile } from '../local/db.mjs';
 import { demo } from './helpers';
 
 let db: PGlite;
@@ -22,14 +22,32 @@ afterAll(async () => {
 
 const writePrivileges = ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER'];
 
+/** Tables in public (and storage.objects) without row level security. */
+async function tablesWithoutRls(): Promise<string[]> {
+  const { rows } = await db.query<{ table: string }>(`
+    select n.nspname || '.' || c.relname as table
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where c.relkind in ('r', 'p') and not c.relrowsecurity
+      and (n.nspname = 'public' or (n.nspname = 'storage' and c.relname = 'objects'))
+    order by 1`);
+  return rows.map((row) => row.table);
+}
+
 describe('row level security', () => {
   it('is enabled on every table in public (and on storage.objects)', async () => {
-    const { rows } = await db.query<{ table: string }>(`
-      select n.nspname || '.' || c.relname as table
-      from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where c.relkind in ('r', 'p') and not c.relrowsecurity
-        and (n.nspname = 'public' or (n.nspname = 'storage' and c.relname = 'objects'))`);
-    expect(rows).toEqual([]);
+    expect(await tablesWithoutRls()).toEqual([]);
+  });
+
+  it('the check above catches a table created without it (probe, rolled back)', async () => {
+    await db.query('begin');
+    try {
+      await db.query('create table public.rls_probe (id int primary key)');
+      await db.query('create table public.rls_probe_parted (id int) partition by range (id)');
+      expect(await tablesWithoutRls()).toEqual(['public.rls_probe', 'public.rls_probe_parted']);
+    } finally {
+      await db.query('rollback');
+    }
+    expect(await tablesWithoutRls()).toEqual([]);
   });
 
   it('covers the tables the app relies on', async () => {
@@ -324,6 +342,11 @@ describe('demo accounts (seed.sql)', () => {
       row(demo.notier, 'notier@example.com', null, null),
       row(demo.staff, 'staff@example.com', 'complete', 'Sam Staff', true),
     ]);
+  });
+
+  it('creates nothing for later statements to read: the CLI prepares a seed file as one batch', () => {
+    const seed = readFileSync(seedFile, 'utf8').replace(/--.*$/gm, '');
+    expect(seed).not.toMatch(/\bcreate\s+(temp|temporary|unlogged\s+)?\s*(table|view|function)\b/i);
   });
 
   it('seeds no storage objects (the stand-in uploads its own samples)', async () => {
