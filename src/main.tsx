@@ -2,9 +2,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { routes } from '@/app/router';
+import { reloadOnStaleChunk } from '@/lib/reload-on-stale-chunk';
 import './index.css';
 
 const router = createBrowserRouter(routes);
+reloadOnStaleChunk(() => {
+  const pending = router.state.navigation.location;
+  return pending ? router.createHref(pending) : null;
+});
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 

@@ -1,0 +1,36 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+// A tab opened before a deploy asks for chunk names the host no longer serves. The route
+// chunk for /auth is answered 404 here, as a host would after the old build is gone.
+const authChunk = /\/assets\/auth-[\w-]{8}\.js$/;
+
+async function failAuthChunk(page: Page, times: number) {
+  let requests = 0;
+  await page.route(authChunk, async (route) => {
+    requests += 1;
+    if (requests <= times) await route.fulfill({ status: 404, body: 'Not Found' });
+    else await route.continue();
+  });
+  return () => requests;
+}
+
+test('a route chunk gone after a deploy reloads the page once and the visitor gets there', async ({ page }) => {
+  const requests = await failAuthChunk(page, 1);
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Sign In', exact: true }).click();
+
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('tab', { name: 'Sign In' })).toBeVisible();
+  expect(requests()).toBe(2);
+});
+
+test('a chunk that keeps failing shows the error screen instead of reloading forever', async ({ page }) => {
+  const requests = await failAuthChunk(page, Number.POSITIVE_INFINITY);
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Sign In', exact: true }).click();
+
+  await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
+  await expect(page).toHaveURL(/\/auth$/);
+  expect(requests()).toBe(2);
+});
