@@ -4,11 +4,58 @@
 // `postgres_changes` events. Changes arrive from the `_local_realtime` triggers by NOTIFY;
 // each is delivered to a subscriber only if selecting the row as that subscriber (their
 // role and JWT claims, so RLS decides) returns it — Realtime's own authorization rule.
+// No frame can take the process down: a join whose payload has the wrong types is refused,
+// and anything else that throws while handling a frame is logged and costs only that socket.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { WebSocketServer } from 'ws';
 import { JwtError, verifyJwt } from './keys.mjs';
 import { quoteIdent } from './rest.mjs';
 
 const FILTER_RE = /^([^=]+)=(eq|neq|lt|lte|gt|gte|in)\.(.*)$/s;
+
+/** Hosted Realtime's default `max_channels_per_client`: joins beyond it are refused. */
+export const MAX_CHANNELS_PER_CONNECTION = 100;
+
+const isMap = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Checks the types of a phx_join payload the way hosted Realtime's join schema does (every
+ * field optional; access_token and each postgres_changes field a string, config a map,
+ * postgres_changes an array of maps, null entries dropped) and returns what the join uses, or
+ * the first problem as `{ error }`, worded like Realtime's "unable to parse, expected …".
+ * Hosted Realtime logs such a payload as InvalidJoinPayload; here the join is refused, so the
+ * mistake shows at once instead of as a subscription that never matches.
+ * @returns {{ error: string } | { accessToken?: string, bindings: Array<{ event: string, schema: string, table?: string, filter?: string }> }}
+ */
+export function readJoinPayload(payload) {
+  const invalid = (path, expected) => ({
+    error: `InvalidJoinPayload: ${path}: unable to parse, expected ${expected}`,
+  });
+  if (payload == null) payload = {};
+  if (!isMap(payload)) return invalid('payload', 'a map');
+  const accessToken = payload.access_token;
+  if (accessToken != null && typeof accessToken !== 'string') return invalid('access_token', 'string');
+  const config = payload.config ?? {};
+  if (!isMap(config)) return invalid('config', 'a map');
+  const wanted = config.postgres_changes ?? [];
+  if (!Array.isArray(wanted)) return invalid('config.postgres_changes', 'an array of maps');
+  const bindings = [];
+  for (const [i, b] of wanted.entries()) {
+    if (b == null) continue;
+    if (!isMap(b)) return invalid(`config.postgres_changes[${i}]`, 'a map');
+    for (const field of ['event', 'schema', 'table', 'filter']) {
+      if (b[field] != null && typeof b[field] !== 'string')
+        return invalid(`config.postgres_changes[${i}].${field}`, 'string');
+    }
+    bindings.push({
+      event: b.event ?? '*',
+      schema: b.schema ?? 'public',
+      table: b.table ?? undefined,
+      filter: b.filter ?? undefined,
+    });
+  }
+  return { accessToken: accessToken ?? undefined, bindings };
+}
 
 /** Whether a record passes a realtime filter such as `user_id=eq.123`. */
 export function matchesFilter(filter, record) {
@@ -136,6 +183,7 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
     };
   }
 
+  /** Handles one frame; never throws (see `handle` for the protocol itself). */
   function onMessage(conn, data, defaultClaims) {
     let msg;
     try {
@@ -144,29 +192,57 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
       return; // not a Phoenix message: ignored, like the real server's serializer would drop it
     }
     if (typeof msg.topic !== 'string' || typeof msg.event !== 'string') return;
+    try {
+      handle(conn, msg, defaultClaims);
+    } catch (err) {
+      log(`[realtime] failed to handle ${msg.event} on ${msg.topic}: ${err?.message ?? err}`);
+      try {
+        reply(conn, msg, 'error', { reason: 'Internal error handling the message' });
+      } catch {
+        // Not even an error reply can be sent (say, a ref nested too deep to serialize):
+        // give up on this socket only.
+        closeBroken(conn);
+      }
+    }
+  }
+
+  function closeBroken(conn) {
+    try {
+      conn.ws.close(1011, 'internal error');
+    } catch {
+      conn.ws.terminate();
+    }
+  }
+
+  function handle(conn, msg, defaultClaims) {
     if (msg.topic === 'phoenix' && msg.event === 'heartbeat') {
       reply(conn, msg, 'ok', {});
       return;
     }
     if (msg.event === 'phx_join') {
-      const config = msg.payload?.config ?? {};
+      const join = readJoinPayload(msg.payload);
+      if ('error' in join) {
+        reply(conn, msg, 'error', { reason: join.error });
+        return;
+      }
       let claims = defaultClaims;
-      if (typeof msg.payload?.access_token === 'string') {
-        const r = claimsFromToken(msg.payload.access_token);
+      if (join.accessToken !== undefined) {
+        const r = claimsFromToken(join.accessToken);
         if (r.error) {
           reply(conn, msg, 'error', { reason: r.error });
           return;
         }
         claims = r.claims;
       }
-      const wanted = Array.isArray(config.postgres_changes) ? config.postgres_changes : [];
-      const bindings = wanted.map((b) => ({
-        id: nextId++,
-        event: String(b?.event ?? '*'),
-        schema: String(b?.schema ?? 'public'),
-        table: b?.table == null ? undefined : String(b.table),
-        filter: b?.filter == null ? undefined : String(b.filter),
-      }));
+      // Every channel is checked against every change, so a socket may hold only so many
+      // (re-joining a topic it already has does not count).
+      if (!conn.channels.has(msg.topic) && conn.channels.size >= MAX_CHANNELS_PER_CONNECTION) {
+        reply(conn, msg, 'error', {
+          reason: `ChannelRateLimitReached: Too many channels (at most ${MAX_CHANNELS_PER_CONNECTION} per connection)`,
+        });
+        return;
+      }
+      const bindings = join.bindings.map((b) => ({ id: nextId++, ...b }));
       const previous = conn.channels.get(msg.topic);
       if (previous) stopTimer(previous);
       const joined = { joinRef: msg.joinRef, claims, bindings };
@@ -233,7 +309,16 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
     wss.handleUpgrade(req, socket, head, (ws) => {
       const conn = { ws, v2: url.searchParams.get('vsn') === '2.0.0', channels: new Map() };
       sockets.add(conn);
-      ws.on('message', (data) => onMessage(conn, data, r.claims));
+      ws.on('message', (data) => {
+        // onMessage catches its own errors; this is the last guard, so one frame can never
+        // throw out of the socket's event handler and end the process.
+        try {
+          onMessage(conn, data, r.claims);
+        } catch (err) {
+          log(`[realtime] closing a socket after an error: ${err?.message ?? err}`);
+          closeBroken(conn);
+        }
+      });
       const drop = () => {
         for (const channel of conn.channels.values()) stopTimer(channel);
         conn.channels.clear();
@@ -271,6 +356,13 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
     const record = change.record ?? null;
     const pkOnly = (row) => (row ? Object.fromEntries(table.pk.map((k) => [k, row[k]])) : {});
     const columns = [...table.columns.entries()].map(([name, c]) => ({ name, type: c.udt }));
+    // A DELETE goes out with only the primary key of the old row (the row is gone, so RLS can
+    // no longer be asked about it), as hosted Realtime sends it for a table with RLS. Its
+    // filters are matched against that same key-only row, as Realtime matches them against
+    // the replica-identity (key) columns it has: a filter on any other column never matches,
+    // so a subscriber cannot probe a deleted row's hidden columns. INSERT and UPDATE are
+    // matched against the new row.
+    const filterRow = change.type === 'DELETE' ? pkOnly(change.old_record) : record;
     for (const conn of sockets) {
       for (const [topic, channel] of conn.channels) {
         const ids = channel.bindings
@@ -279,7 +371,7 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
               (b.event === '*' || b.event.toUpperCase() === change.type) &&
               (b.schema === '*' || b.schema === change.schema) &&
               (b.table === undefined || b.table === '*' || b.table === change.table) &&
-              matchesFilter(b.filter, change.type === 'DELETE' ? change.old_record : record),
+              matchesFilter(b.filter, filterRow),
           )
           .map((b) => b.id);
         if (ids.length === 0) continue;
@@ -289,7 +381,14 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
           continue;
         }
         // DELETE: the row is gone, so (like Realtime) only its primary key goes out, unchecked.
-        const visible = change.type === 'DELETE' ? true : await visibleRow(channel.claims, table, record);
+        let visible = true;
+        if (change.type !== 'DELETE') {
+          visible = await visibleRow(channel.claims, table, record);
+          // PGlite runs each check on this thread: let sockets and HTTP requests in between,
+          // then make sure the channel was not left or closed meanwhile.
+          await nextTurn();
+          if (conn.channels.get(topic) !== channel) continue;
+        }
         if (!visible) continue;
         const data = {
           schema: change.schema,
