@@ -7,6 +7,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { HttpError } from './http.mjs';
 import { JwtError, signJwt, verifyJwt } from './keys.mjs';
+import { isBadInputPgError } from './pg-errors.mjs';
 
 // GoTrue's e-mail check (a practical subset of RFC 5322).
 const EMAIL_RE =
@@ -84,6 +85,31 @@ export function safeRedirect(candidate, siteUrl, allowList = ADDITIONAL_REDIRECT
     }
   }
   return siteUrl;
+}
+
+const NUL_MSG = 'Request contains a NUL character (\\u0000), which is not allowed';
+
+/**
+ * True when a string anywhere in a parsed JSON value (keys included) holds a NUL character,
+ * which Postgres text and jsonb cannot store. Walks with an explicit stack, no recursion.
+ * @param {unknown} value
+ */
+export function containsNul(value) {
+  /** @type {unknown[]} */
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('\0')) return true;
+    } else if (Array.isArray(v)) stack.push(...v);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\0')) return true;
+        stack.push(x);
+      }
+    }
+  }
+  return false;
 }
 
 function sha256hex(text) {
@@ -425,9 +451,30 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     return { session: await issueSession(user, 'otp'), redirectTo: row.redirect_to };
   }
 
+  /**
+   * A pagination parameter as GoTrue reads it (Go's strconv.ParseUint: digits only, at most
+   * 2^64 - 1), else its 400 "Bad Pagination Parameters".
+   */
+  function paginationParam(url, name, fallback) {
+    const raw = url.searchParams.get(name);
+    if (raw === null || raw === '') return fallback;
+    const bad = (why) =>
+      authError(
+        400,
+        'validation_failed',
+        `Bad Pagination Parameters: strconv.ParseUint: parsing ${JSON.stringify(raw)}: ${why}`,
+      );
+    if (!/^[0-9]+$/.test(raw)) throw bad('invalid syntax');
+    if (BigInt(raw) > 0xffffffffffffffffn) throw bad('value out of range');
+    return Number(raw);
+  }
+
   async function adminList(url) {
-    const page = Math.max(1, Number(url.searchParams.get('page')) || 1);
-    const perPage = Math.min(1000, Math.max(1, Number(url.searchParams.get('per_page')) || 50));
+    const page = Math.max(1, paginationParam(url, 'page', 1));
+    const perPage = Math.min(1000, Math.max(1, paginationParam(url, 'per_page', 50)));
+    // Beyond this the offset is no longer an exact number (nor a bigint for Postgres).
+    if ((page - 1) * perPage > Number.MAX_SAFE_INTEGER)
+      throw authError(400, 'validation_failed', 'Bad Pagination Parameters: page is out of range');
     const total = (await db.query(`select count(*)::int as n from auth.users`)).rows[0].n;
     const rows = (
       await db.query(`${USER_SQL} order by u.created_at, u.id limit $1 offset $2`, [perPage, (page - 1) * perPage])
@@ -472,8 +519,17 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
           [id, validatePassword(b.password)],
         );
       }
-      if (b.email !== undefined)
-        await tx.query(`update auth.users set email = $2 where id = $1`, [id, validateEmail(b.email)]);
+      if (b.email !== undefined) {
+        const email = validateEmail(b.email);
+        const taken = await tx.query(`select 1 from auth.users where lower(email) = $1 and id <> $2`, [email, id]);
+        if (taken.rows.length)
+          throw authError(422, 'email_exists', 'A user with this email address has already been registered');
+        await tx.query(`update auth.users set email = $2 where id = $1`, [id, email]);
+        await tx.query(
+          `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'`,
+          [id, email],
+        );
+      }
       if (b.email_confirm === true)
         await tx.query(`update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1`, [
           id,
@@ -502,6 +558,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
 
   async function inbox(url) {
     const email = url.searchParams.get('email');
+    if (email?.includes('\0')) throw new HttpError(400, { message: `email: ${NUL_MSG}` });
     const r = await db.query(
       `select id, recipient as to, subject, body, link, otp, created_at from _local.mail
         where $1::text is null or recipient = lower($1::text) order by id desc limit 100`,
@@ -514,7 +571,33 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
    * Serves /auth/v1/<path>. Returns `{ status, body?, headers?, redirect? }` or throws HttpError.
    * @param {import('node:http').IncomingMessage} req
    */
-  async function handle(req, path, url, readJson, token) {
+  async function handle(req, path, url, rawReadJson, token) {
+    // NUL cannot be stored in Postgres text or jsonb: refused up front, in the query string and
+    // anywhere in a JSON body, with GoTrue's validation error (not a database error later).
+    for (const [k, v] of url.searchParams) {
+      if (k.includes('\0') || v.includes('\0')) throw authError(400, 'validation_failed', NUL_MSG);
+    }
+    const readJson = async () => {
+      const body = await rawReadJson();
+      if (containsNul(body)) throw authError(400, 'validation_failed', NUL_MSG);
+      return body;
+    };
+    try {
+      return await serve(req, path, url, readJson, token);
+    } catch (err) {
+      // Anything else Postgres refuses because of the data sent (an invalid byte, a value out
+      // of range, a statement too complex) is the caller's error: 400, not 500.
+      if (isBadInputPgError(err))
+        throw authError(400, 'validation_failed', `Invalid input: ${/** @type {Error} */ (err).message}`);
+      // Two requests racing for one address: the unique index answers as GoTrue's check would.
+      const e = /** @type {any} */ (err);
+      if (e?.code === '23505' && /email/.test(`${e.constraint ?? ''} ${e.detail ?? ''}`))
+        throw authError(422, 'email_exists', 'A user with this email address has already been registered');
+      throw err;
+    }
+  }
+
+  async function serve(req, path, url, readJson, token) {
     const method = req.method ?? 'GET';
     const route = `${method} /${path.replace(/\/+$/, '')}`;
     const admin = /^\/?admin\/users(?:\/([^/]+))?$/.exec(path.replace(/\/+$/, ''));

@@ -76,17 +76,80 @@ export function readBody(req, limit, tooLarge = () => new HttpError(413, { messa
 }
 
 /**
- * Parses a JSON body; an empty body is `fallback`. Invalid JSON throws `invalid()`.
- * @param {Buffer} buf
+ * How deeply request JSON may nest (arrays and objects). Deeper values would blow the stack of
+ * JSON.stringify and of anything else that walks them recursively; no API here needs more.
  */
-export function parseJson(buf, invalid, fallback = undefined) {
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * True when the JSON text nests arrays/objects more than `max` levels deep. One pass over the
+ * characters, no recursion; brackets inside strings (escapes honoured) do not count.
+ * @param {string} text
+ * @param {number} [max]
+ */
+export function jsonTooDeep(text, max = MAX_JSON_DEPTH) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      // A backslash escapes the next character; an unescaped quote ends the string.
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Parses a JSON body; an empty body is `fallback`. Invalid JSON throws `invalid()`; JSON nested
+ * deeper than MAX_JSON_DEPTH throws `tooDeep()` (by default `invalid()`, as Go's decoder in
+ * GoTrue reports its depth limit as a parse error).
+ * @param {Buffer} buf
+ * @param {() => Error} invalid
+ * @param {unknown} [fallback]
+ * @param {() => Error} [tooDeep]
+ */
+export function parseJson(buf, invalid, fallback = undefined, tooDeep = invalid) {
   const text = buf.toString('utf8').trim();
   if (text === '') return fallback;
+  if (jsonTooDeep(text)) throw tooDeep();
   try {
     return JSON.parse(text);
   } catch {
     throw invalid();
   }
+}
+
+/**
+ * `value` when it can be sent as an HTTP header value as is (visible ASCII, space, tab), else
+ * null. Node throws on control characters and on anything above U+00FF; latin-1 "obs-text" is
+ * refused too, since it would not come back as the same string.
+ * @param {unknown} value
+ * @returns {string | null}
+ */
+export function headerValueOrNull(value) {
+  return typeof value === 'string' && /^[\t\x20-\x7e]*$/.test(value) ? value : null;
+}
+
+/**
+ * A Content-Disposition for downloading as `filename`: an ASCII fallback `filename="…"` (control,
+ * non-ASCII, quote and backslash characters replaced by `_`) and the exact name as RFC 8187
+ * `filename*=UTF-8''…` (every byte outside attr-char percent-encoded). Never throws, whatever
+ * the string holds (lone surrogates become U+FFFD).
+ * @param {string} filename
+ */
+export function attachmentDisposition(filename) {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/gu, '_');
+  let encoded = '';
+  for (const byte of Buffer.from(filename, 'utf8')) {
+    const ch = String.fromCharCode(byte);
+    encoded += /[A-Za-z0-9!#$&+\-.^_`|~]/.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 export function sendJson(res, status, body, headers = {}) {

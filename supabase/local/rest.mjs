@@ -348,6 +348,8 @@ export class SchemaCache {
 
   /** @returns {Promise<{ schema: string, name: string, columns: Map<string, { type: string, udt: string }>, pk: string[] } | null>} */
   async table(schema, name) {
+    // Postgres text cannot hold NUL, so no relation has such a name: not found, without asking.
+    if (schema.includes('\0') || name.includes('\0')) return null;
     const key = `${schema}.${name}`;
     if (this.tables.has(key)) return this.tables.get(key);
     const cols = await this.db.query(
@@ -380,6 +382,7 @@ export class SchemaCache {
   }
 
   async functions(schema, name) {
+    if (schema.includes('\0') || name.includes('\0')) return [];
     const res = await this.db.query(
       `select p.proretset as retset, t.typtype as rettyptype, p.prorettype = 'void'::regtype as void,
               coalesce(p.proargnames, '{}'::text[]) as argnames, coalesce(p.proargmodes::text[], '{}'::text[]) as argmodes,
@@ -412,15 +415,18 @@ export function createRestService({ db, withClaims, schema }) {
     return name;
   }
 
+  /** A Postgres error as PostgREST answers it (status by SQLSTATE and role); anything else as is. */
+  function asRestError(err, claims) {
+    if (!isPgError(err)) return err;
+    const authed = Boolean(claims && claims.role && claims.role !== 'anon');
+    return new HttpError(statusForPgCode(err.code, authed), pgErrorBody(err));
+  }
+
   async function run(claims, fn) {
     try {
       return await withClaims(db, claims, fn);
     } catch (err) {
-      if (isPgError(err)) {
-        const authed = Boolean(claims && claims.role && claims.role !== 'anon');
-        throw new HttpError(statusForPgCode(err.code, authed), pgErrorBody(err));
-      }
-      throw err;
+      throw asRestError(err, claims);
     }
   }
 
@@ -549,12 +555,12 @@ export function createRestService({ db, withClaims, schema }) {
     const params = new Params();
     const qualified = `${quoteIdent(table.schema)}.${quoteIdent(table.name)}`;
     const list = names.map(quoteIdent).join(', ');
-    const source = names.length
-      ? `select ${list} from json_populate_recordset(null::${qualified}, ${params.add(JSON.stringify(rows))}::json)`
-      : `select from json_array_elements(${params.add(JSON.stringify(rows))}::json)`;
+    const payload = params.add(JSON.stringify(rows));
+    // Objects without keys ({} / [{}, {}]) insert one all-defaults row each: a zero-column
+    // select into the table with no column list, so the one bound parameter is always used.
     let statement = names.length
-      ? `insert into ${qualified} as _t (${list}) ${source}`
-      : `insert into ${qualified} as _t default values`;
+      ? `insert into ${qualified} as _t (${list}) select ${list} from json_populate_recordset(null::${qualified}, ${payload}::json)`
+      : `insert into ${qualified} as _t select from json_array_elements(${payload}::json)`;
     const resolution = prefer.resolution;
     if (resolution === 'merge-duplicates' || resolution === 'ignore-duplicates') {
       const conflict = url.searchParams.get('on_conflict');
@@ -595,8 +601,12 @@ export function createRestService({ db, withClaims, schema }) {
     return write(req, claims, table, url, `delete from ${qualified} as _t where ${where}`, params, 204);
   }
 
-  async function rpc(req, claims, schemaName, name, args) {
-    if (args === undefined) args = {};
+  async function rpc(req, claims, schemaName, name, body) {
+    // PostgREST reads the arguments from a JSON object (or array); any other top-level value
+    // (an empty body, null, a number, a string, a boolean) its payload parser truncates to an
+    // empty payload, so the function is looked up without arguments: a 404 PGRST202 when it
+    // needs some, a normal call when it has none.
+    const args = body && typeof body === 'object' ? /** @type {Record<string, unknown>} */ (body) : {};
     const candidates = await schema.functions(schemaName, name);
     const keys = Object.keys(args);
     const fn = candidates.find((c) => {
@@ -664,6 +674,16 @@ export function createRestService({ db, withClaims, schema }) {
    * @param {() => Promise<unknown>} readJson
    */
   async function handle(req, claims, path, url, readJson) {
+    try {
+      return await route(req, claims, path, url, readJson);
+    } catch (err) {
+      // A Postgres error raised outside `run` (a catalog lookup, say) still gets PostgREST's
+      // status and body rather than a 500.
+      throw asRestError(err, claims);
+    }
+  }
+
+  async function route(req, claims, path, url, readJson) {
     const method = req.method ?? 'GET';
     let segments;
     try {

@@ -7,9 +7,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CORS_HEADERS, HttpError, parseJson, readBody } from './http.mjs';
+import {
+  attachmentDisposition,
+  CORS_HEADERS,
+  headerValueOrNull,
+  HttpError,
+  MAX_JSON_DEPTH,
+  parseJson,
+  readBody,
+} from './http.mjs';
 import { JwtError, signJwt, verifyJwt } from './keys.mjs';
-import { isPgError } from './pg-errors.mjs';
+import { isBadInputPgError, isPgError } from './pg-errors.mjs';
 
 /** storage-api's global upload cap (50 MB), before any bucket limit. */
 export const GLOBAL_FILE_SIZE_LIMIT = 50 * 1024 * 1024;
@@ -115,7 +123,7 @@ export function createStorageService({ db, withClaims, root }) {
             err.message.includes('row-level security') ? 'new row violates row-level security policy' : err.message,
           );
         if (err.code === '23505') throw storageError(409, 'Duplicate', 'The resource already exists');
-        if (err.code?.startsWith('22') || err.code?.startsWith('23'))
+        if (isBadInputPgError(err) || err.code?.startsWith('23'))
           throw storageError(400, 'InvalidRequest', err.message);
         throw storageError(500, 'DatabaseError', err.message);
       }
@@ -133,19 +141,21 @@ export function createStorageService({ db, withClaims, root }) {
       throw notFound();
     }
     const meta = row.metadata ?? {};
+    // Stored values are checked at upload, but objects written before that check (or by other
+    // means) may hold something Node refuses as a header value: such a value falls back to the
+    // default instead of throwing half-way through the answer.
     /** @type {Record<string, string | number>} */
     const headers = {
       ...CORS_HEADERS,
-      'Content-Type': meta.mimetype ?? 'application/octet-stream',
+      'Content-Type': headerValueOrNull(meta.mimetype) ?? 'application/octet-stream',
       'Content-Length': info.size,
-      'Cache-Control': meta.cacheControl ?? 'no-cache',
-      ETag: meta.eTag ?? `"${row.id}"`,
+      'Cache-Control': headerValueOrNull(meta.cacheControl) ?? 'no-cache',
+      ETag: headerValueOrNull(meta.eTag) ?? `"${row.id}"`,
       'Last-Modified': new Date(row.updated_at ?? info.mtime).toUTCString(),
     };
     if (url.searchParams.has('download')) {
       const wanted = url.searchParams.get('download') || path.posix.basename(row.name);
-      headers['Content-Disposition'] =
-        `attachment; filename="${wanted.replace(/["\\\r\n]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(wanted)}`;
+      headers['Content-Disposition'] = attachmentDisposition(wanted);
     }
     res.writeHead(200, headers);
     if (req.method === 'HEAD') {
@@ -186,14 +196,26 @@ export function createStorageService({ db, withClaims, root }) {
       if (cc) cacheControl = `max-age=${cc.data.toString('utf8')}`;
       const md = parts.find((p) => p.name === 'metadata');
       if (md)
-        userMetadata = parseJson(md.data, () => storageError(400, 'InvalidRequest', 'metadata is not JSON'), null);
+        userMetadata = parseJson(
+          md.data,
+          () => storageError(400, 'InvalidRequest', 'metadata is not JSON'),
+          null,
+          () => storageError(400, 'InvalidRequest', `metadata is nested more than ${MAX_JSON_DEPTH} levels deep`),
+        );
     } else if (req.headers['x-metadata']) {
       userMetadata = parseJson(
         Buffer.from(String(req.headers['x-metadata']), 'base64'),
         () => storageError(400, 'InvalidRequest', 'x-metadata is not JSON'),
         null,
+        () => storageError(400, 'InvalidRequest', `x-metadata is nested more than ${MAX_JSON_DEPTH} levels deep`),
       );
     }
+    // Both are sent back as response headers on every download: refuse what cannot be one
+    // (control characters, non-ASCII) now, rather than store an object that cannot be served.
+    if (headerValueOrNull(mime) === null)
+      throw storageError(400, 'InvalidRequest', 'The content type has characters not allowed in an HTTP header');
+    if (headerValueOrNull(cacheControl) === null)
+      throw storageError(400, 'InvalidRequest', 'cacheControl has characters not allowed in an HTTP header');
     if (bytes.length > limit) throw tooLarge();
     if (!mimeAllowed(mime, bucket.allowed_mime_types)) {
       throw storageError(415, 'invalid_mime_type', `mime type ${mime} is not supported`);
@@ -342,6 +364,17 @@ export function createStorageService({ db, withClaims, root }) {
    * `{ status, body }`. `claims` is null when the request carried no token at all.
    */
   async function handle(req, res, subpath, url, claims, readJson) {
+    try {
+      return await route(req, res, subpath, url, claims, readJson);
+    } catch (err) {
+      // Postgres refusing the data itself (outside asCaller, which maps its own) is the
+      // client's error, not a 500.
+      if (isBadInputPgError(err)) throw storageError(400, 'InvalidRequest', /** @type {Error} */ (err).message);
+      throw err;
+    }
+  }
+
+  async function route(req, res, subpath, url, claims, readJson) {
     const method = req.method ?? 'GET';
     const segs = subpath.split('/').filter((s) => s !== '');
     let decoded;
