@@ -52,3 +52,54 @@ export function waitFor<T>(subscribe: (resolve: (value: T) => void) => void, ms 
     });
   });
 }
+
+/** A Phoenix frame as the stand-in's realtime socket sends it (the fields tests read). */
+export type RealtimeFrame = {
+  topic: string;
+  event: string;
+  ref: string | null;
+  join_ref: string | null;
+  payload: {
+    status?: string;
+    message?: string;
+    response?: { reason?: string } & Record<string, unknown>;
+    data?: { eventType?: string; record?: Record<string, unknown>; old_record?: Record<string, unknown> };
+  } & Record<string, unknown>;
+};
+
+/**
+ * A raw v1 realtime socket (no supabase-js) that records every frame and lets a test wait,
+ * bounded, for the first frame that matches, whether it came already or comes later.
+ */
+export async function rawRealtimeSocket(url: string, key = ANON_KEY) {
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${key}&vsn=1.0.0`);
+  const frames: RealtimeFrame[] = [];
+  const waiters: Array<{ match: (f: RealtimeFrame) => boolean; resolve: (f: RealtimeFrame) => void }> = [];
+  ws.on('message', (data) => {
+    const frame = JSON.parse(String(data)) as RealtimeFrame;
+    frames.push(frame);
+    for (const w of [...waiters]) {
+      if (w.match(frame)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(frame);
+      }
+    }
+  });
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  await waitFor<void>((resolve) => ws.on('open', () => resolve()), 10_000, 'socket to open');
+  const next = (what: string, match: (f: RealtimeFrame) => boolean) =>
+    waitFor<RealtimeFrame>(
+      (resolve) => {
+        const seen = frames.find(match);
+        if (seen) resolve(seen);
+        else waiters.push({ match, resolve });
+      },
+      10_000,
+      what,
+    );
+  const replyTo = (ref: string) => next(`reply to ${ref}`, (f) => f.event === 'phx_reply' && f.ref === ref);
+  const send = (frame: unknown) => ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  const join = (topic: string, ref: string, payload: unknown) =>
+    send({ topic, event: 'phx_join', ref, join_ref: ref, payload });
+  return { ws, frames, next, replyTo, send, join, closed };
+}

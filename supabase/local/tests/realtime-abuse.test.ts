@@ -3,10 +3,17 @@
 // DELETE filters used to test guesses about a deleted row's hidden columns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { ANON_KEY, SERVICE_ROLE_KEY } from '../keys.mjs';
 import { MAX_CHANNELS_PER_CONNECTION } from '../realtime.mjs';
-import { serviceClient, signedIn, startStandIn, uniqueEmail, waitFor, type StandIn } from './helpers';
+import {
+  rawRealtimeSocket,
+  serviceClient,
+  signedIn,
+  startStandIn,
+  uniqueEmail,
+  waitFor,
+  type StandIn,
+} from './helpers';
 
 const EBOOK_ID = '00000000-0000-4000-8000-000000000001';
 
@@ -23,50 +30,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-type Frame = {
-  topic: string;
-  event: string;
-  ref: string | null;
-  join_ref: string | null;
-  payload: {
-    status?: string;
-    response?: { reason?: string } & Record<string, unknown>;
-    data?: { eventType?: string; old_record?: Record<string, unknown> };
-  } & Record<string, unknown>;
-};
-
-/** A raw v1 socket that records every frame and lets a test wait for one (bounded). */
-async function rawSocket(key = ANON_KEY) {
-  const ws = new WebSocket(`${server.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${key}&vsn=1.0.0`);
-  const frames: Frame[] = [];
-  const waiters: Array<{ match: (f: Frame) => boolean; resolve: (f: Frame) => void }> = [];
-  ws.on('message', (data) => {
-    const frame = JSON.parse(String(data)) as Frame;
-    frames.push(frame);
-    for (const w of [...waiters]) {
-      if (w.match(frame)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(frame);
-      }
-    }
-  });
-  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
-  await waitFor<void>((resolve) => ws.on('open', () => resolve()), 10_000, 'socket to open');
-  const next = (what: string, match: (f: Frame) => boolean) =>
-    waitFor<Frame>(
-      (resolve) => {
-        const seen = frames.find(match);
-        if (seen) resolve(seen);
-        else waiters.push({ match, resolve });
-      },
-      10_000,
-      what,
-    );
-  const replyTo = (ref: string) => next(`reply to ${ref}`, (f) => f.event === 'phx_reply' && f.ref === ref);
-  const send = (frame: unknown) => ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
-  const join = (topic: string, ref: string, payload: unknown) =>
-    send({ topic, event: 'phx_join', ref, join_ref: ref, payload });
-  return { ws, frames, next, replyTo, send, join, closed };
+function rawSocket(key = ANON_KEY) {
+  return rawRealtimeSocket(server.url, key);
 }
 
 async function healthy() {

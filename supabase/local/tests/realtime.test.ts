@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealtimeChannel, RealtimePostgresUpdatePayload, SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { ANON_KEY, signJwt } from '../keys.mjs';
-import { signedIn, startStandIn, waitFor, type StandIn } from './helpers';
+import { rawRealtimeSocket, signedIn, startStandIn, waitFor, type StandIn } from './helpers';
 
 const EBOOK_ID = '00000000-0000-4000-8000-000000000001';
 
@@ -142,42 +142,8 @@ describe('postgres_changes', () => {
 });
 
 describe('access token expiry', () => {
-  type Frame = {
-    topic: string;
-    event: string;
-    ref: string | null;
-    join_ref: string | null;
-    payload: { status?: string; message?: string; data?: { record?: Record<string, unknown> } } & Record<
-      string,
-      unknown
-    >;
-  };
-
   it('closes a channel whose token expired (system error + phx_close) and delivers nothing more to it, unless a fresh token came', async () => {
-    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${ANON_KEY}&vsn=1.0.0`);
-    const frames: Frame[] = [];
-    const waiters: Array<{ match: (f: Frame) => boolean; resolve: (f: Frame) => void }> = [];
-    ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as Frame;
-      frames.push(frame);
-      for (const w of [...waiters]) {
-        if (w.match(frame)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(frame);
-        }
-      }
-    });
-    const next = (what: string, match: (f: Frame) => boolean) =>
-      waitFor<Frame>(
-        (resolve) => {
-          const seen = frames.find(match);
-          if (seen) resolve(seen);
-          else waiters.push({ match, resolve });
-        },
-        10_000,
-        what,
-      );
-    await waitFor<void>((resolve) => ws.on('open', () => resolve()));
+    const { ws, frames, next } = await rawRealtimeSocket(server.url);
 
     // Both channels start on tokens that expire within two seconds; one gets a fresh token.
     const exp = Math.floor(Date.now() / 1000) + 2;
