@@ -101,8 +101,10 @@ export function containsNul(value) {
     const v = stack.pop();
     if (typeof v === 'string') {
       if (v.includes('\0')) return true;
-    } else if (Array.isArray(v)) stack.push(...v);
-    else if (v && typeof v === 'object') {
+    } else if (Array.isArray(v)) {
+      // One by one: spreading a long array into push() overflows the call stack.
+      for (const x of v) stack.push(x);
+    } else if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
         if (k.includes('\0')) return true;
         stack.push(x);

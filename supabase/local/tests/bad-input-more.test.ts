@@ -321,6 +321,14 @@ describe('auth: NUL characters are refused with GoTrue’s validation_failed', (
     await alive();
   });
 
+  it('in a long array (hundreds of thousands of items) without overflowing the stack', async () => {
+    const list = [...new Array<number>(300_000).fill(0), 'a\u0000b'];
+    const res = await post('signup', { email: uniqueEmail('nul'), password: 'abcdefgh', data: { list } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject(validation);
+    await alive();
+  });
+
   it('in query parameters: GET /verify?token=, GET /inbox?email=', async () => {
     const verify = await fetch(`${server.url}/auth/v1/verify?token=%00&type=recovery`, { redirect: 'manual' });
     expect(verify.status).toBe(400);
