@@ -1,29 +1,60 @@
-/** When this tab last reloaded for a chunk that would not load (ms since the epoch). */
-const RELOADED_AT_KEY = 'yes-you-can-chunk-reload';
-/** A second failure this soon after a reload is a real outage, not a stale tab: show the error. */
-const RETRY_WINDOW_MS = 10_000;
+/** The address this tab last reloaded for because a chunk would not load. */
+const RELOADED_FOR_KEY = 'yes-you-can-chunk-reload';
+
+/**
+ * What the browsers say when a dynamic import's file cannot be fetched (Chromium, Firefox,
+ * Safari) or Vite cannot preload a chunk's CSS. An error thrown while a module *runs* (say
+ * the missing-config error) is no stale chunk: reloading would not help.
+ */
+const FETCH_FAILURE = /dynamically imported module|Importing a module script failed|Unable to preload/i;
+
+type Navigation = {
+  /** Where the router is going (a same-site href), or null when it is not navigating. */
+  pendingHref: () => string | null;
+  /** Calls back whenever the router has settled on a page without an error. */
+  onSettled: (callback: () => void) => void;
+};
 
 /**
  * A tab opened before a deploy still asks for the old build's chunk names, which the host
  * no longer serves: the next lazy route (or the account menu) would fail to load and the
  * visitor would see the error screen. Vite reports such a failure as `vite:preloadError`;
- * loading the page again fetches the new build. A data router has not moved the address
- * bar yet when a route's chunk fails, so the page is loaded at the route the visitor was
- * going to (`pendingHref`), not reloaded where they stood. Once only: if a chunk fails
- * again right away, the error screen shows instead of a reload loop.
+ * loading the page again fetches the new build. A data router moves the address bar only
+ * after a route's chunk has loaded, so the page is loaded at the route the visitor was
+ * going to, not reloaded where they stood (after Back/Forward the bar has moved already,
+ * and it is a plain reload). Once per address: if it fails again before any page has
+ * loaded cleanly, the error screen shows instead of a reload loop, however slowly it fails.
  */
-export function reloadOnStaleChunk(pendingHref: () => string | null, target: Window = window) {
-  target.addEventListener('vite:preloadError', (event) => {
+export function reloadOnStaleChunk(navigation: Navigation, target: Window = window) {
+  // Set once this page is being replaced: the failed import then resolves empty and the
+  // router settles on a blank page, which must not count as a clean load.
+  let leaving = false;
+  navigation.onSettled(() => {
+    if (leaving) return;
     try {
-      const last = Number(target.sessionStorage.getItem(RELOADED_AT_KEY)) || 0;
-      if (Date.now() - last < RETRY_WINDOW_MS) return;
-      target.sessionStorage.setItem(RELOADED_AT_KEY, String(Date.now()));
+      target.sessionStorage.removeItem(RELOADED_FOR_KEY);
+    } catch {
+      // no session storage: nothing was stored either
+    }
+  });
+
+  target.addEventListener('vite:preloadError', (event) => {
+    const { payload } = event as Event & { payload?: unknown };
+    if (!(payload instanceof Error) || !FETCH_FAILURE.test(payload.message)) return;
+
+    const here = target.location.pathname + target.location.search + target.location.hash;
+    const href = navigation.pendingHref() ?? here;
+    // Same-site only, whatever the router was asked to do.
+    if (new URL(href, target.location.origin).origin !== target.location.origin) return;
+    try {
+      if (target.sessionStorage.getItem(RELOADED_FOR_KEY) === href) return;
+      target.sessionStorage.setItem(RELOADED_FOR_KEY, href);
     } catch {
       return; // no session storage: a reload could loop, so let the error show
     }
     event.preventDefault();
-    const href = pendingHref();
-    if (href) target.location.assign(href);
-    else target.location.reload();
+    leaving = true;
+    if (href === here) target.location.reload();
+    else target.location.assign(href);
   });
 }
