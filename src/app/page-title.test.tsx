@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -55,7 +55,8 @@ describe('PageTitle', () => {
         ],
       },
     ];
-    return render(<RouterProvider router={createMemoryRouter(tree, { initialEntries: [path] })} />);
+    const router = createMemoryRouter(tree, { initialEntries: [path] });
+    return { router, ...render(<RouterProvider router={router} />) };
   }
 
   it('sets the tab title but announces nothing on the first page of a visit', () => {
@@ -74,6 +75,17 @@ describe('PageTitle', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Compare Our Bundles | Yes, You Can!');
 
     await user.click(screen.getByRole('link', { name: 'Back to Home' }));
+    expect(document.title).toBe(homeTitle);
+    expect(screen.getByRole('status')).toHaveTextContent(homeTitle);
+  });
+
+  it('announces the browser Back button too, also back to the first page of the visit', async () => {
+    const user = userEvent.setup();
+    const { router } = renderAt('/');
+    await user.click(screen.getByRole('link', { name: 'Compare' }));
+    expect(screen.getByRole('status')).toHaveTextContent('Compare Our Bundles | Yes, You Can!');
+
+    await act(() => router.navigate(-1));
     expect(document.title).toBe(homeTitle);
     expect(screen.getByRole('status')).toHaveTextContent(homeTitle);
   });

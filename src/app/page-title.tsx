@@ -25,7 +25,9 @@ export function documentTitle(handles: readonly unknown[]): string {
 export function PageTitle() {
   const matches = useMatches();
   const location = useLocation();
-  const [firstKey] = useState(location.key);
+  // The first location object, not its key: Back to the first entry of a visit gets the
+  // key 'default' again, but a new object, and is announced like any other navigation.
+  const [firstLocation] = useState(location);
   const title = documentTitle(matches.map((match) => match.handle));
 
   // Written into index.html's own <title>, which crawlers and the first paint already have.
@@ -35,7 +37,7 @@ export function PageTitle() {
 
   return (
     <p role="status" aria-live="polite" aria-atomic="true" className="sr-only">
-      {location.key === firstKey ? '' : title}
+      {location === firstLocation ? '' : title}
     </p>
   );
 }
