@@ -26,6 +26,11 @@ export function authError(status, errorCode, msg, extra = {}) {
   return err;
 }
 
+/** GoTrue's answer when an e-mail belongs to another user already. */
+function emailExists() {
+  return authError(422, 'email_exists', 'A user with this email address has already been registered');
+}
+
 /** Shapes an auth error body for the request's API version. */
 export function authErrorBody(req, err) {
   if (err.authCode && req.headers['x-supabase-api-version']) {
@@ -215,6 +220,21 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     return password;
   }
 
+  /**
+   * Moves a user to a new e-mail address: the users row and the e-mail identity, as GoTrue
+   * keeps them in step. An address another user has is refused with 422 email_exists.
+   */
+  async function changeEmail(tx, userId, rawEmail) {
+    const email = validateEmail(rawEmail);
+    const taken = await tx.query(`select 1 from auth.users where lower(email) = $1 and id <> $2`, [email, userId]);
+    if (taken.rows.length) throw emailExists();
+    await tx.query(`update auth.users set email = $2, updated_at = now() where id = $1`, [userId, email]);
+    await tx.query(
+      `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'`,
+      [userId, email],
+    );
+  }
+
   function metadata(value) {
     return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
   }
@@ -369,15 +389,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
         );
       }
       if (b.email !== undefined && String(b.email).trim().toLowerCase() !== user.email) {
-        const email = validateEmail(b.email);
-        const taken = await tx.query(`select 1 from auth.users where lower(email) = $1 and id <> $2`, [email, user.id]);
-        if (taken.rows.length)
-          throw authError(422, 'email_exists', 'A user with this email address has already been registered');
-        await tx.query(`update auth.users set email = $2, updated_at = now() where id = $1`, [user.id, email]);
-        await tx.query(
-          `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'`,
-          [user.id, email],
-        );
+        await changeEmail(tx, user.id, b.email);
       }
       if (b.data !== undefined) {
         await tx.query(
@@ -494,7 +506,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
       appMetadata: metadata(body?.app_metadata),
       confirmed: Boolean(body?.email_confirm),
     });
-    if (!user) throw authError(422, 'email_exists', 'A user with this email address has already been registered');
+    if (!user) throw emailExists();
     return userJson(user);
   }
 
@@ -521,17 +533,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
           [id, validatePassword(b.password)],
         );
       }
-      if (b.email !== undefined) {
-        const email = validateEmail(b.email);
-        const taken = await tx.query(`select 1 from auth.users where lower(email) = $1 and id <> $2`, [email, id]);
-        if (taken.rows.length)
-          throw authError(422, 'email_exists', 'A user with this email address has already been registered');
-        await tx.query(`update auth.users set email = $2 where id = $1`, [id, email]);
-        await tx.query(
-          `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'`,
-          [id, email],
-        );
-      }
+      if (b.email !== undefined) await changeEmail(tx, id, b.email);
       if (b.email_confirm === true)
         await tx.query(`update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1`, [
           id,
@@ -593,8 +595,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
         throw authError(400, 'validation_failed', `Invalid input: ${/** @type {Error} */ (err).message}`);
       // Two requests racing for one address: the unique index answers as GoTrue's check would.
       const e = /** @type {any} */ (err);
-      if (e?.code === '23505' && /email/.test(`${e.constraint ?? ''} ${e.detail ?? ''}`))
-        throw authError(422, 'email_exists', 'A user with this email address has already been registered');
+      if (e?.code === '23505' && /email/.test(`${e.constraint ?? ''} ${e.detail ?? ''}`)) throw emailExists();
       throw err;
     }
   }
