@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 'react-router-dom';
 import { Toaster } from '@/components/ui/toaster';
 import { AuthProvider } from '@/features/auth/auth-provider';
-import { QueryProvider } from '@/lib/query-client';
+import { createQueryClient, QueryProvider } from '@/lib/query-client';
 
 /**
  * Renders `element` at `path` inside the app's providers, with stand-in pages for the other
@@ -15,12 +15,14 @@ export function renderRoute(element: ReactElement, { path = '/', at = path, extr
   const others = ['/', '/auth', '/resources', '/bundles', '/upgrade', '/admin-upload']
     .filter((p) => p !== path)
     .map((p) => ({ path: p, element: <p>page:{p}</p> }));
+  // A fresh QueryClient per render: no cached tier, profile or file list leaks between tests.
+  const queryClient = createQueryClient();
   const router = createMemoryRouter(
     [
       {
         element: (
           <AuthProvider>
-            <QueryProvider>
+            <QueryProvider client={queryClient}>
               <Toaster />
               <RouterOutletShim />
             </QueryProvider>
@@ -31,7 +33,7 @@ export function renderRoute(element: ReactElement, { path = '/', at = path, extr
     ],
     { initialEntries: [at] },
   );
-  return { router, ...render(<RouterProvider router={router} />) };
+  return { router, queryClient, ...render(<RouterProvider router={router} />) };
 }
 
 function RouterOutletShim() {

@@ -160,7 +160,12 @@ describe('resources (private bucket)', () => {
       'foundation/worksheets/book-planning-worksheet.pdf',
     );
     expect((await fetch(forged)).status).toBe(400);
-    const tampered = mine.data!.signedUrl.replace(/token=([^&]+)/, (_m, t: string) => `token=${t.slice(0, -2)}xx`);
+    // Change the signature's first character: it carries six whole bits, so the bytes differ
+    // for sure (the last character carries padding bits a decoder may ignore).
+    const tampered = mine.data!.signedUrl.replace(/token=([^&]+)/, (_m, t: string) => {
+      const dot = t.lastIndexOf('.') + 1;
+      return `token=${t.slice(0, dot)}${t[dot] === 'A' ? 'B' : 'A'}${t.slice(dot + 1)}`;
+    });
     expect((await fetch(tampered)).status).toBe(400);
     expect((await fetch(`${server.url}/storage/v1/object/public/resources/ebook/ebook/yes-you-can.pdf`)).status).toBe(
       400,
