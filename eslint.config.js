@@ -1,21 +1,67 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * Imports flow one way: shared code (components, config, content, lib, types, testing) →
+ * features → app. A feature may use another feature only through its public entry
+ * (`src/features/<name>/index.ts`), never its internals. The zones are bulletproof-react's,
+ * with import-x's `no-restricted-paths`; `scripts/lint-boundaries.test.ts` proves the linter
+ * refuses a probe import of each kind.
+ */
+export const boundaryZones = [
+  ...features.map((feature) => ({
+    target: `./src/features/${feature}`,
+    from: './src/features',
+    except: [`./${feature}`, ...features.filter((other) => other !== feature).map((other) => `./${other}/index.ts`)],
+    message: 'Features meet in app/ or through the other feature’s public entry (@/features/<name>).',
+  })),
+  { target: './src/features', from: './src/app', message: 'app composes features; features do not import app.' },
+  {
+    target: ['./src/components', './src/config', './src/content', './src/lib', './src/types'],
+    from: ['./src/features', './src/app'],
+    message: 'Shared code does not depend on features or the app.',
+  },
+  { target: './src', from: './supabase/local', message: 'The app never imports the local stand-in.' },
+];
+
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'coverage', 'playwright-report', 'test-results', 'supabase/.local-data'] },
+  {
+    ignores: ['dist', 'node_modules', 'coverage', 'playwright-report', 'test-results', 'supabase/.local-data'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // Type-aware: a promise that is neither awaited, returned, caught nor explicitly `void`ed
+    // is an error, and so is a promise passed where a plain callback is expected.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
-    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y, 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'import-x/no-restricted-paths': ['error', { zones: boundaryZones }],
     },
   },
   {

@@ -35,6 +35,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'tooling',
+          environment: 'node',
+          include: ['scripts/**/*.test.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'local',
           environment: 'node',
           include: ['supabase/local/**/*.test.ts'],

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { buttonClasses } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { useAuth } from '@/features/auth/auth-provider';
+import { useAuth } from '@/lib/auth-provider';
 import { cn } from '@/lib/cn';
 
 // The menu pulls in react-query, Radix and supabase-js: only signed-in users download it.

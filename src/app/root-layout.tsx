@@ -1,6 +1,6 @@
 import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { Toaster } from '@/components/ui/toaster';
-import { AuthProvider } from '@/features/auth/auth-provider';
+import { AuthProvider } from '@/lib/auth-provider';
 import { PageTitle } from './page-title';
 
 export function RootLayout() {

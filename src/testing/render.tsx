@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 'react-router-dom';
 import { Toaster } from '@/components/ui/toaster';
-import { AuthProvider } from '@/features/auth/auth-provider';
+import { AuthProvider } from '@/lib/auth-provider';
 import { createQueryClient, QueryProvider } from '@/lib/query-client';
 
 /**

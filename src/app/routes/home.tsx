@@ -1,3 +1,4 @@
+import { AccountCorner } from '@/app/account-corner';
 import { ClosingCta } from '@/features/landing/components/closing-cta';
 import { FearBreakthrough } from '@/features/landing/components/fear-breakthrough';
 import { Hero } from '@/features/landing/components/hero';
@@ -9,7 +10,7 @@ import { SiteFooter } from '@/features/landing/components/site-footer';
 export function Component() {
   return (
     <>
-      <LandingHeader />
+      <LandingHeader account={<AccountCorner inline />} />
       <main>
         <Hero />
         <ProblemSolution />

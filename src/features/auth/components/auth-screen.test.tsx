@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/testing/render';
-import { storeSession, useOfflineSupabaseEnv } from '../testing';
+import { storeSession, useOfflineSupabaseEnv } from '@/testing/offline-supabase';
 
 // The real auth provider and supabase-js client, offline: only the redirect decisions run.
 beforeAll(useOfflineSupabaseEnv);

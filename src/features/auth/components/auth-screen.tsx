@@ -3,7 +3,7 @@ import { FullPageSpinner } from '@/components/ui/spinner';
 import { safeNextPath } from '@/config/paths';
 import { signIn } from '../api/sign-in';
 import { signUp } from '../api/sign-up';
-import { useAuth } from '../auth-provider';
+import { useAuth } from '@/lib/auth-provider';
 import { AuthView } from './auth-view';
 
 /**
@@ -29,5 +29,5 @@ export function AuthScreen() {
       />
     );
 
-  return <AuthView onSignIn={signIn} onSignUp={signUp} onSignedIn={() => navigate(next, { replace: true })} />;
+  return <AuthView onSignIn={signIn} onSignUp={signUp} onSignedIn={() => void navigate(next, { replace: true })} />;
 }

@@ -1,7 +1,7 @@
 import { buttonClasses } from '@/components/ui/button';
 import { formatFeatureValue, formatOriginalPrice, formatSavings, previousBundle, type Bundle } from '@/content/bundles';
 import { formatPrice } from '@/content/site';
-import { NewTabLink } from '@/features/purchase/components/new-tab-link';
+import { NewTabLink } from '@/components/new-tab-link';
 import { cn } from '@/lib/cn';
 
 export function BundleCard({ bundle }: { bundle: Bundle }) {

@@ -1,6 +1,6 @@
 import { buttonClasses } from '@/components/ui/button';
 import { landing } from '@/content/landing';
-import { PurchaseLink } from '@/features/purchase/components/purchase-link';
+import { PurchaseLink } from '@/features/purchase';
 
 const { heading, intro, fearHeading, breakthroughHeading, pairs, cta } = landing.comparison;
 

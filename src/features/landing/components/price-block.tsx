@@ -1,8 +1,8 @@
 import { buttonClasses } from '@/components/ui/button';
 import { landing } from '@/content/landing';
 import { formatPrice, site } from '@/content/site';
-import { NewTabLink } from '@/features/purchase/components/new-tab-link';
-import { PurchaseLink } from '@/features/purchase/components/purchase-link';
+import { NewTabLink } from '@/components/new-tab-link';
+import { PurchaseLink } from '@/features/purchase';
 
 const { label, notes, buy, offers, heading } = landing.price;
 

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { landing } from '@/content/landing';
 import { site } from '@/content/site';
-import { NewTabLink } from '@/features/purchase/components/new-tab-link';
+import { NewTabLink } from '@/components/new-tab-link';
 
 const { tagline, quickLinks, specialOffers, shop, bundles, resources, contact } = landing.footer;
 

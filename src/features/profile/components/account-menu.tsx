@@ -1,7 +1,7 @@
 import type { User } from '@supabase/supabase-js';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { signOut } from '@/features/auth/api/sign-out';
+import { signOut } from '@/features/auth';
 import { QueryProvider } from '@/lib/query-client';
 import { useProfile } from '../api/get-profile';
 import { useSaveProfile } from '../api/save-profile';
@@ -37,7 +37,7 @@ function AccountMenuContainer({ user }: { user: User }) {
         await saveProfile.mutateAsync({ display_name: displayName });
       }}
       onSignOut={signOut}
-      onSignedOut={() => navigate(paths.home)}
+      onSignedOut={() => void navigate(paths.home)}
     />
   );
 }

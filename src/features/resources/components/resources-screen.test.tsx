@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_STORAGE_KEY } from '@/config/auth-storage';
-import { storeSession, useOfflineSupabaseEnv } from '@/features/auth/testing';
+import { storeSession, useOfflineSupabaseEnv } from '@/testing/offline-supabase';
 import { renderRoute } from '@/testing/render';
 
 // The real auth provider and supabase-js client, offline: the gate's decisions only.

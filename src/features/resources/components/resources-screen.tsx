@@ -4,10 +4,10 @@ import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { resourceCards } from '@/content/resources';
 import { isUnlocked } from '@/content/tiers';
-import { signOut } from '@/features/auth/api/sign-out';
-import { useAuth } from '@/features/auth/auth-provider';
+import { signOut } from '@/features/auth';
+import { useAuth } from '@/lib/auth-provider';
 import { errorMessage } from '@/lib/error-message';
-import { useUserTier } from '@/features/tiers/api/get-user-tier';
+import { useUserTier } from '@/features/tiers';
 import { useRenewResourceLink, useResourceFiles } from '../api/list-resource-files';
 import type { FilesState } from '../lib/resource-files';
 import { ResourcesView } from './resources-view';
@@ -42,7 +42,7 @@ export function ResourcesScreen() {
     <SignedInResources
       userId={user.id}
       onSignOut={handleSignOut}
-      onSignedOut={() => navigate(paths.home, { replace: true })}
+      onSignedOut={() => void navigate(paths.home, { replace: true })}
     />
   );
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { parseEnv } from '@/config/env';
 import { resourceFolder, type ResourceCard } from '@/content/resources';
-import { resourceFileKeys } from '@/features/resources/api/list-resource-files';
+import { resourceFileKeys } from '@/features/resources';
 import { supabase } from '@/lib/supabase';
 import { resourceContentType, resourceObjectPath, storageErrorMessage, storageObjectUrl } from '../lib/upload-rules';
 

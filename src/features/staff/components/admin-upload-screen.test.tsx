@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useOfflineSupabaseEnv } from '@/features/auth/testing';
+import { useOfflineSupabaseEnv } from '@/testing/offline-supabase';
 import { renderRoute } from '@/testing/render';
 
 beforeAll(useOfflineSupabaseEnv);

@@ -1,5 +1,5 @@
 import { FullPageSpinner } from '@/components/ui/spinner';
-import { useAuth } from '@/features/auth/auth-provider';
+import { useAuth } from '@/lib/auth-provider';
 import { useIsStaff } from '../api/is-staff';
 import { useUploadResource } from '../api/upload-resource';
 import { StaffOnlyView, UploadResourcesView } from './admin-upload-view';

@@ -1,0 +1,3 @@
+// The resources feature's public entry: what other features may use. Everything else in
+// this folder is internal (the linter refuses deep imports from other features).
+export { resourceFileKeys } from './api/list-resource-files';
