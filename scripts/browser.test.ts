@@ -139,7 +139,7 @@ describe('ensureBrowser', () => {
     expect(result).toEqual({
       ok: false,
       advice:
-        'No Chromium: run `sudo apt-get install -y chromium`, then `npm test` again (or set CHROMIUM_PATH to a Chrome or Chromium).',
+        'No Chromium: run `sudo apt-get update && sudo apt-get install -y chromium`, then `npm test` again (or set CHROMIUM_PATH to a Chrome or Chromium).',
     });
   });
 

@@ -89,8 +89,8 @@ export function adviceWhenMissing(/** @type {Machine} */ machine) {
   const again = 'then `npm test` again (or set CHROMIUM_PATH to a Chrome or Chromium).';
   if (machine.platform === 'linux' && machine.debianApt)
     return machine.isRoot
-      ? `No Chromium: Playwright's download and \`apt-get install chromium\` both failed; with network access run \`apt-get install -y chromium\`, ${again}`
-      : `No Chromium: run \`sudo apt-get install -y chromium\`, ${again}`;
+      ? `No Chromium: Playwright's download and \`apt-get install chromium\` both failed; with network access run \`apt-get update && apt-get install -y chromium\`, ${again}`
+      : `No Chromium: run \`sudo apt-get update && sudo apt-get install -y chromium\`, ${again}`;
   if (machine.platform === 'linux')
     return `No Chromium: Playwright's download failed; with internet access run \`npx playwright install --with-deps chromium\`, ${again}`;
   return `No Chromium: Playwright's download failed; with internet access run \`npx playwright install chromium\`, ${again}`;
