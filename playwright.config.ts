@@ -1,14 +1,15 @@
-import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import { e2eEnv } from './e2e/env';
+import { findChromium, launchOptions } from './scripts/browser.mjs';
 
 /**
  * End-to-end tests: the built site (vite build + preview) against the local Supabase
- * stand-in, in Debian's Chromium. Set SUPABASE_URL, SUPABASE_ANON_KEY and
- * SUPABASE_SERVICE_ROLE_KEY to run the same suite against a `supabase start` stack instead.
+ * stand-in, in Chromium: CHROMIUM_PATH, else Playwright's own, else the machine's
+ * (scripts/browser.mjs; `npm test` runs scripts/ensure-browser.mjs first, which installs one
+ * if there is none). Set SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY to run
+ * the same suite against a `supabase start` stack instead.
  */
-const chromium =
-  process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+const chromium = findChromium();
 
 const sitePort = Number(process.env.E2E_SITE_PORT ?? 4173);
 const siteUrl = `http://127.0.0.1:${sitePort}`;
@@ -45,18 +46,7 @@ export default defineConfig({
     baseURL: siteUrl,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      ...(chromium ? { executablePath: chromium } : {}),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: launchOptions(chromium),
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'] } }],
   webServer: e2eEnv.usingStandIn ? [standIn, site] : [site],

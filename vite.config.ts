@@ -50,6 +50,7 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      { test: { name: 'scripts', environment: 'node', include: ['scripts/**/*.test.ts'] } },
     ],
   },
 });
