@@ -12,7 +12,7 @@ export default defineConfig({
   preview: { host: '127.0.0.1', port: 4173 },
   build: { target: 'es2022', sourcemap: false },
   test: {
-    // Three layers, one runner: `npm test` runs them all, `--project` picks one.
+    // Three layers (plus the tooling's own tests), one runner: `npm test` runs them all, `--project` picks one.
     projects: [
       {
         extends: true,
@@ -50,7 +50,6 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-      { test: { name: 'scripts', environment: 'node', include: ['scripts/**/*.test.ts'] } },
     ],
   },
 });
