@@ -38,9 +38,11 @@ async function createUser(options: UserOptions): Promise<TestUser> {
     if (staffError) throw new Error(`staff grant failed: ${staffError.message}`);
   }
   if (options.displayName) {
+    // The database made the (empty) profile row when the user was created; name it.
     const { error: profileError } = await admin
       .from('profiles')
-      .insert({ id, user_id: id, display_name: options.displayName });
+      .update({ display_name: options.displayName })
+      .eq('user_id', id);
     if (profileError) throw new Error(`profile failed: ${profileError.message}`);
   }
   return { id, email, password, displayName: options.displayName ?? null };

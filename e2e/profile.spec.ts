@@ -39,6 +39,24 @@ test('the menu shows No name set, and Edit Profile saves a display name', async 
   await expect(trigger).toContainText('GW');
 });
 
+test('a save that matches no profile row says so instead of reporting success', async ({ page, makeUser }) => {
+  const user = await makeUser();
+  // Only possible by hand (the database gives every user a row): the save must not pass silently.
+  const { error } = await admin.from('profiles').delete().eq('user_id', user.id);
+  expect(error).toBeNull();
+  await signInAs(page, user);
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Edit Profile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Profile' });
+  await dialog.getByLabel('Display Name').fill('Grace Writer');
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Your profile was not found, so the change was not saved.')).toBeVisible();
+  await expect(page.getByText('Profile updated')).toHaveCount(0);
+  const { data } = await admin.from('profiles').select('id').eq('user_id', user.id);
+  expect(data).toEqual([]);
+});
+
 test('avatar upload refuses big and non-image files and accepts a picture', async ({ page, makeUser }) => {
   const user = await makeUser({ displayName: 'Faith Pen' });
   await signInAs(page, user);

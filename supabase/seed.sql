@@ -48,8 +48,9 @@ begin
       now(), now(), now()
     );
 
+    -- The on_auth_user_created trigger made the (empty) profile row; name it.
     if account.display_name is not null then
-      insert into public.profiles (id, user_id, display_name) values (account.id, account.id, account.display_name);
+      update public.profiles set display_name = account.display_name where id = account.id;
     end if;
 
     if account.tier is not null then

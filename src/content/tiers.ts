@@ -1,11 +1,19 @@
+import type { Enums } from '@/types/database';
+
+/** A subscription tier: the `public.tier` enum, as generated from the migrations. */
+export type Tier = Enums<'tier'>;
+
 /**
  * Subscription tiers, lowest to highest. Tiers are cumulative: a tier unlocks everything
- * of its own rank and below. The same order lives in SQL as `public.tier_rank()`; the
- * content tests check the two agree.
+ * of its own rank and below. The same order lives in SQL as the `public.tier` enum and
+ * `public.tier_rank()`; the content and database tests check they agree.
  */
-export const tiers = ['ebook', 'foundation', 'accelerated', 'complete'] as const;
+export const tiers = ['ebook', 'foundation', 'accelerated', 'complete'] as const satisfies readonly Tier[];
 
-export type Tier = (typeof tiers)[number];
+/** Compiles only while `tiers` lists every tier of the enum (a new enum value breaks the build). */
+type MissingTiers = Exclude<Tier, (typeof tiers)[number]>;
+const everyTierListed: [MissingTiers] extends [never] ? true : never = true;
+void everyTierListed;
 
 export const tierLabels: Record<Tier, string> = {
   ebook: 'Ebook Only',

@@ -18,10 +18,7 @@ import {
   type DemoName,
   type Row,
 } from './helpers';
-
-type Tier = 'ebook' | 'foundation' | 'accelerated' | 'complete';
-const tierList: Tier[] = ['ebook', 'foundation', 'accelerated', 'complete'];
-const rank: Record<Tier, number> = { ebook: 0, foundation: 1, accelerated: 2, complete: 3 };
+import { tierRank, tiers as tierList, type Tier } from '../../src/content/tiers';
 
 /** What seed.sql gives each demo account. */
 const seeded: Record<DemoName, { tier: Tier | null; displayName: string | null }> = {
@@ -33,7 +30,11 @@ const seeded: Record<DemoName, { tier: Tier | null; displayName: string | null }
   staff: { tier: 'complete', displayName: 'Sam Staff' },
 };
 
-/** A user with no profile, tier or avatar yet: the target of "insert for another user". */
+/**
+ * A user with no tier or avatar yet, and (removed in the fixtures, as if it predated the
+ * profile trigger) no profile row: inserting one for them is refused for want of a policy and
+ * grant, not because the row exists.
+ */
 const stranger = '00000000-0000-4000-8000-0000000000aa';
 
 const resourceFile = (tier: Tier) => `${tier}/sample/${tier}-guide.pdf`;
@@ -49,6 +50,8 @@ type Case = {
   rows?: Row[];
   /** Allowed cases: a superuser query run in the same transaction, and its expected rows. */
   verify?: { sql: string; params?: unknown[]; rows: Row[] };
+  /** Refused cases that must fail with exactly this error code (not merely return nothing). */
+  code?: string;
 };
 
 const cases: Case[] = [];
@@ -69,7 +72,7 @@ for (const actor of actors) {
   const me = actor.id;
   const mine = actor.demoName ? seeded[actor.demoName] : null;
   const isStaff = actor.demoName === 'staff';
-  const myRank = mine?.tier ? rank[mine.tier] : null;
+  const myRank = mine?.tier ? tierRank(mine.tier) : null;
   // "Another user": someone with a profile, tier and avatar.
   const other = actor.demoName === 'foundation' ? demo.ebook : demo.foundation;
   const n = (table: string, command: string, target: string) => `${actor.label} | ${table} | ${command} | ${target}`;
@@ -77,7 +80,9 @@ for (const actor of actors) {
 
   // ---------------------------------------------------------------- profiles
   if (me && mine) {
-    const ownProfile = mine.displayName ? [{ id: me, user_id: me, display_name: mine.displayName }] : [];
+    // Every user has a profile row (the on_auth_user_created trigger made it); a user
+    // without a name has display_name null.
+    const ownProfile = [{ id: me, user_id: me, display_name: mine.displayName }];
     add({
       name: n('profiles', 'select', 'own'),
       claims,
@@ -93,36 +98,27 @@ for (const actor of actors) {
       allow: true,
       rows: ownProfile,
     });
-    if (mine.displayName) {
-      add({
-        name: n('profiles', 'insert', 'own (already has one)'),
-        claims,
-        sql: `insert into public.profiles (id, user_id, display_name) values ($1, $1, 'Second') returning id`,
-        params: [me],
-        allow: false,
-      });
-    } else {
-      add({
-        name: n('profiles', 'insert', 'own'),
-        claims,
-        allow: true,
-        sql: `insert into public.profiles (id, user_id, display_name) values ($1, $1, 'New Name') returning id, user_id, display_name, avatar_url`,
-        params: [me],
-        rows: [{ id: me, user_id: me, display_name: 'New Name', avatar_url: null }],
-        verify: {
-          sql: `select display_name from public.profiles where id = $1`,
-          params: [me],
-          rows: [{ display_name: 'New Name' }],
-        },
-      });
-    }
+    // The database creates profile rows; the client only updates its own.
+    add({
+      name: n('profiles', 'insert', 'own'),
+      claims,
+      sql: `insert into public.profiles (id, user_id, display_name) values ($1, $1, 'Second') returning id`,
+      params: [me],
+      allow: false,
+      code: '42501',
+    });
     add({
       name: n('profiles', 'update', 'own display_name'),
       claims,
       allow: true,
       sql: `update public.profiles set display_name = 'Renamed' where user_id = $1 returning user_id, display_name`,
       params: [me],
-      rows: mine.displayName ? [{ user_id: me, display_name: 'Renamed' }] : [],
+      rows: [{ user_id: me, display_name: 'Renamed' }],
+      verify: {
+        sql: `select display_name from public.profiles where id = $1`,
+        params: [me],
+        rows: [{ display_name: 'Renamed' }],
+      },
     });
     add({
       name: n('profiles', 'update', 'own avatar_url'),
@@ -130,23 +126,16 @@ for (const actor of actors) {
       allow: true,
       sql: `update public.profiles set avatar_url = $2 where user_id = $1 returning user_id, avatar_url`,
       params: [me, `http://127.0.0.1:54321/storage/v1/object/public/avatars/${me}/avatar.png`],
-      rows: mine.displayName
-        ? [{ user_id: me, avatar_url: `http://127.0.0.1:54321/storage/v1/object/public/avatars/${me}/avatar.png` }]
-        : [],
+      rows: [{ user_id: me, avatar_url: `http://127.0.0.1:54321/storage/v1/object/public/avatars/${me}/avatar.png` }],
     });
     add({
       name: n('profiles', 'upsert', 'own (content columns)'),
       claims,
-      allow: true,
+      allow: false,
       sql: `insert into public.profiles (id, user_id, display_name) values ($1, $1, 'Upserted')
             on conflict (id) do update set display_name = excluded.display_name returning id, user_id, display_name`,
       params: [me],
-      rows: [{ id: me, user_id: me, display_name: 'Upserted' }],
-      verify: {
-        sql: `select display_name from public.profiles where id = $1`,
-        params: [me],
-        rows: [{ display_name: 'Upserted' }],
-      },
+      code: '42501',
     });
     add({
       name: n('profiles', 'delete', 'own'),
@@ -474,7 +463,7 @@ for (const actor of actors) {
   });
 
   // ---------------------------------------------------------------- resources bucket
-  const canRead = (tier: Tier) => isStaff || (myRank !== null && myRank >= rank[tier]);
+  const canRead = (tier: Tier) => isStaff || (myRank !== null && myRank >= tierRank(tier));
   for (const tier of tierList) {
     const file = resourceFile(tier);
     const ok = canRead(tier);
@@ -597,6 +586,16 @@ add({
   allow: false,
 });
 
+// A signed-in user with no profile row still cannot create one.
+add({
+  name: 'stranger (no profile row) | profiles | insert | own',
+  claims: userClaims(stranger, 'stranger@example.com'),
+  sql: `insert into public.profiles (id, user_id) values ($1, $1) returning id`,
+  params: [stranger],
+  allow: false,
+  code: '42501',
+});
+
 let db: PGlite;
 
 beforeAll(async () => {
@@ -605,6 +604,7 @@ beforeAll(async () => {
     `insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', 'stranger@example.com')`,
     [stranger],
   );
+  await db.query(`delete from public.profiles where id = $1`, [stranger]);
   for (const id of Object.values(demo))
     await putObject(db, 'avatars', avatarFile(id), id, objectMetadata('image/png', 2048));
   for (const tier of tierList)
@@ -645,6 +645,7 @@ describe('RLS matrix', () => {
       } else {
         const before = await snapshot(db);
         const outcome = await attempt(db, c.claims, c.sql, c.params ?? [], { rollback: false });
+        if (c.code) expect(outcome).toMatchObject({ ok: false, code: c.code });
         if (outcome.ok) {
           expect(outcome.rows).toEqual([]);
           expect(outcome.affected).toBe(0);

@@ -101,6 +101,22 @@ describe('privileges', () => {
     expect(rows).toEqual([]);
   });
 
+  it('no API role may insert into profiles, on the table or any column (the database creates the rows)', async () => {
+    const { rows } = await db.query<{ role: string; table_level: boolean; any_column: boolean }>(
+      `select r as role, has_table_privilege(r, 'public.profiles', 'INSERT') as table_level,
+              has_any_column_privilege(r, 'public.profiles', 'INSERT') as any_column
+       from unnest(array['anon', 'authenticated']) r order by r`,
+    );
+    expect(rows).toEqual([
+      { role: 'anon', table_level: false, any_column: false },
+      { role: 'authenticated', table_level: false, any_column: false },
+    ]);
+    const policies = await db.query<{ polname: string }>(
+      `select polname from pg_policy where polrelid = 'public.profiles'::regclass and polcmd in ('a', '*')`,
+    );
+    expect(policies.rows).toEqual([]);
+  });
+
   it('authenticated may update only display_name and avatar_url of profiles, and never delete', async () => {
     const { rows } = await db.query<{ attname: string }>(
       `select attname from pg_attribute
@@ -121,6 +137,7 @@ describe('privileges', () => {
     );
     expect(rows.map((r) => r.fn)).toEqual([
       'audit_user_tier_change()',
+      'handle_new_user()',
       'is_staff()',
       'object_fits_bucket(text,jsonb)',
       'set_user_tier(uuid,tier)',
@@ -152,7 +169,12 @@ describe('privileges', () => {
       service_role: false,
     });
     // Trigger functions are not callable by the API roles at all.
-    for (const fn of ['audit_user_tier_change()', 'profiles_before_update()', 'user_tiers_before_update()']) {
+    for (const fn of [
+      'audit_user_tier_change()',
+      'handle_new_user()',
+      'profiles_before_update()',
+      'user_tiers_before_update()',
+    ]) {
       expect(rows.find((r) => r.fn === fn)).toMatchObject({ anon: false, authenticated: false });
     }
   });

@@ -241,7 +241,7 @@ describe('rest: empty inserts, non-object RPC bodies, NUL in the path', () => {
         headers: { ...JSON_HEADERS, Authorization: `Bearer ${session.access_token}`, Prefer: 'return=representation' },
         body,
       });
-      // No id: the not-null constraint (or the insert policy) refuses the row.
+      // Users hold no insert privilege on profiles (the database creates the rows).
       expect(user.status, body).toBeGreaterThanOrEqual(400);
       expect(user.status, body).toBeLessThan(500);
       expect(Object.keys(await user.json()).sort(), body).toEqual(['code', 'details', 'hint', 'message']);

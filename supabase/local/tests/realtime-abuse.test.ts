@@ -122,8 +122,9 @@ describe('DELETE filters', () => {
     });
     expect(error).toBeNull();
     const victim = created.user!.id;
-    const ins = await admin.from('profiles').insert({ id: victim, user_id: victim, display_name: 'Victim Secret' });
-    expect(ins.error).toBeNull();
+    // The on_auth_user_created trigger made the victim's profile row; give it a name to guess.
+    const named = await admin.from('profiles').update({ display_name: 'Victim Secret' }).eq('id', victim);
+    expect(named.error).toBeNull();
 
     const s = await rawSocket();
     const token = SERVICE_ROLE_KEY;

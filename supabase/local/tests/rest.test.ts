@@ -59,16 +59,16 @@ describe('select', () => {
     expect((await admin.from('profiles').select('display_name').like('display_name', 'Sam%')).data).toEqual([
       { display_name: 'Sam Staff' },
     ]);
-    // notier@ has no profile row at all in the seed.
-    expect((await admin.from('profiles').select('id').is('display_name', null)).data).toEqual([]);
-    expect((await admin.from('profiles').select('id').is('avatar_url', null)).data).toHaveLength(5);
+    // notier@ has the profile row the database made for every user, with no name.
+    expect((await admin.from('profiles').select('id').is('display_name', null)).data).toEqual([{ id: NOTIER_ID }]);
+    expect((await admin.from('profiles').select('id').is('avatar_url', null)).data).toHaveLength(6);
     expect((await admin.from('profiles').select('id').not('display_name', 'is', null)).data).toHaveLength(5);
     expect(
       (await admin.from('profiles').select('id').or(`id.eq.${EBOOK_ID},id.eq.${FOUNDATION_ID}`)).data,
     ).toHaveLength(2);
     const page = await admin.from('profiles').select('id', { count: 'exact' }).order('id').range(1, 2);
     expect(page.data).toEqual([{ id: FOUNDATION_ID }, { id: '00000000-0000-4000-8000-000000000003' }]);
-    expect(page.count).toBe(5);
+    expect(page.count).toBe(6);
   });
 
   it('single and maybeSingle follow PostgREST (PGRST116 / null)', async () => {
@@ -106,24 +106,24 @@ describe('select', () => {
     expect(evilColumn.error?.code).toBe('42703');
     const evilTable = await ebook.from('profiles"; drop table public.profiles; --').select('*');
     expect(evilTable.status).toBe(404);
-    expect((await serviceClient(server.url).from('profiles').select('id')).data).toHaveLength(5);
+    expect((await serviceClient(server.url).from('profiles').select('id')).data).toHaveLength(6);
   });
 });
 
 describe('writes', () => {
-  it('lets a new user insert, upsert and update only their own profile', async () => {
+  it('gives a new user a profile row they may update but not insert or upsert', async () => {
     const client = anonClient(server.url);
     const { data } = await client.auth.signUp({ email: uniqueEmail('rest'), password: 'secret123' });
     const id = data.user!.id;
-    const ins = await client.from('profiles').insert({ id, user_id: id, display_name: 'New' }).select().single();
-    expect(ins.error).toBeNull();
-    expect(ins.status).toBe(201);
-    expect(ins.data).toMatchObject({ id, display_name: 'New' });
-    const dup = await client.from('profiles').insert({ id, user_id: id });
-    expect(dup.status).toBe(409);
-    expect(dup.error).toMatchObject({ code: '23505' });
-    // As on PostgREST, an upsert sets every payload column, so the column grants (display_name,
-    // avatar_url only) refuse one that carries id / user_id; the service role may.
+    // Sign-up inserted into auth.users; the on_auth_user_created trigger made the row.
+    const mine = await client.from('profiles').select('id, user_id, display_name, avatar_url').single();
+    expect(mine.error).toBeNull();
+    expect(mine.data).toEqual({ id, user_id: id, display_name: null, avatar_url: null });
+    const ins = await client.from('profiles').insert({ id, user_id: id, display_name: 'New' });
+    expect(ins.status).toBe(403);
+    expect(ins.error).toMatchObject({ code: '42501' });
+    // Users hold no insert privilege, and an upsert also sets id / user_id, which the column
+    // grants (display_name, avatar_url only) refuse; the service role may.
     const ups = await client
       .from('profiles')
       .upsert({ id, user_id: id, display_name: 'Upserted' }, { onConflict: 'id' });
@@ -150,7 +150,7 @@ describe('writes', () => {
     expect(minimal.status).toBe(204);
     expect(minimal.data).toBeNull();
 
-    // Someone else's row: another id is refused by the insert policy; updates match no row.
+    // Someone else's row: inserting is refused (no insert privilege); updates match no row.
     const forged = await client.from('profiles').insert({ id: EBOOK_ID, user_id: EBOOK_ID, display_name: 'Hacked' });
     expect(forged.status).toBe(403);
     expect(forged.error).toMatchObject({ code: '42501' });
@@ -182,7 +182,7 @@ describe('writes', () => {
       email_confirm: true,
     });
     const id = created.data.user!.id;
-    await admin.from('profiles').insert({ id, user_id: id, display_name: 'Temp' });
+    await admin.from('profiles').update({ display_name: 'Temp' }).eq('id', id);
     const del = await admin.from('profiles').delete().eq('id', id).select('display_name');
     expect(del.data).toEqual([{ display_name: 'Temp' }]);
   });

@@ -6,7 +6,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 
-select plan(24);
+select plan(26);
 
 -- Schema guards ------------------------------------------------------------------------
 select is(
@@ -31,6 +31,10 @@ select results_eq(
   $$ values ('avatars'::text, true, 2097152::bigint), ('resources'::text, false, 209715200::bigint) $$,
   'buckets exist with their limits');
 
+select is(
+  (select count(*)::int from auth.users u where not exists (select 1 from public.profiles p where p.id = u.id)),
+  0, 'every user has a profile row (on_auth_user_created trigger, backfill)');
+
 -- Fixtures (as postgres) ---------------------------------------------------------------
 insert into storage.objects (bucket_id, name, owner, metadata) values
   ('resources', 'ebook/sample/ebook-guide.pdf', null, '{"mimetype": "application/pdf", "size": 10}'),
@@ -49,6 +53,8 @@ select throws_ok($$ update public.user_tiers set tier = 'complete' $$, '42501', 
 select throws_ok($$ select public.set_user_tier('00000000-0000-4000-8000-000000000001', 'complete') $$, '42501', null, 'set_user_tier is refused for non-staff');
 select throws_ok($$ update public.profiles set user_id = '00000000-0000-4000-8000-000000000002' $$, '42501', null, 'user_id cannot be rewritten');
 select throws_ok($$ delete from public.profiles $$, '42501', null, 'profiles cannot be deleted');
+select throws_ok($$ insert into public.profiles (id, user_id) values ('00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000001') $$,
+  '42501', null, 'profiles cannot be inserted (the database creates them)');
 select results_eq($$ update public.profiles set display_name = 'Eve' returning display_name $$, $$ values ('Eve') $$, 'own display name can be updated');
 select is_empty($$ update public.profiles set display_name = 'x' where user_id = '00000000-0000-4000-8000-000000000002' returning 1 $$, 'another user profile is untouched');
 select ok(not public.is_staff(), 'ebook user is not staff');

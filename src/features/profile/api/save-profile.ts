@@ -1,28 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '@/lib/supabase';
-import { writeProfile, type ProfileChange, type ProfileStore } from '../lib/write-profile';
 import { profileKeys } from './get-profile';
 
-export type { ProfileChange } from '../lib/write-profile';
-
-/** The profiles table through supabase-js (RLS limits every call to the caller's own row). */
-const profileStore: ProfileStore = {
-  exists: async (userId) => {
-    const { data, error } = await supabase.from('profiles').select('id').eq('user_id', userId).maybeSingle();
-    if (error) throw error;
-    return data !== null;
-  },
-  insert: async (row) => await supabase.from('profiles').insert(row),
-  update: async (userId, change) => await supabase.from('profiles').update(change).eq('user_id', userId),
-};
+/** One profile field to write: the only columns a user may update. */
+export type ProfileChange = { display_name: string | null } | { avatar_url: string };
 
 /**
- * Writes one profile field: inserts the row (id = user id) when the user has none yet,
- * otherwise updates it; an insert that loses a race is retried as an update. Throws on a
- * backend error.
+ * Updates one field of the user's profile row. The database creates that row for every user
+ * (the on_auth_user_created trigger), so the client never inserts. Throws on a backend error,
+ * and when the update matched no row: nothing was saved, and saying so beats a silent success.
  */
 export async function saveProfile(userId: string, change: ProfileChange): Promise<void> {
-  await writeProfile(profileStore, userId, change);
+  const { data, error } = await supabase.from('profiles').update(change).eq('user_id', userId).select('id');
+  if (error) throw error;
+  if (data.length === 0) throw new Error('Your profile was not found, so the change was not saved.');
 }
 
 export function useSaveProfile(userId: string) {
