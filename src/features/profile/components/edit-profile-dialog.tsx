@@ -219,7 +219,12 @@ function EditProfileForm({
           >
             {picture ? 'Choose another picture' : 'Choose a picture'}
           </label>
-          <p id={`${id}-avatar-status`} role="status" aria-live="polite" className="text-navy-800 text-sm break-all">
+          <p
+            id={`${id}-avatar-status`}
+            role="status"
+            aria-live="polite"
+            className="text-navy-800 text-sm wrap-anywhere"
+          >
             {picture ? `New picture: ${picture.file.name}. It is saved when you press Save Changes.` : ''}
           </p>
           <p id={`${id}-avatar-hint`} className="text-xs text-slate-700">
