@@ -1,3 +1,4 @@
+import type { Locator } from '@playwright/test';
 import { admin, expect, expectAccessible, signInAs, test } from './fixtures';
 
 // A 1×1 transparent PNG.
@@ -83,18 +84,138 @@ test('avatar upload refuses big and non-image files and accepts a picture', asyn
   expect(stored ?? []).toEqual([]);
 
   await picker.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: tinyPng });
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
   await expect(page.getByText('Avatar updated')).toBeVisible();
   await expect(page.getByText('Your profile picture has been updated successfully')).toBeVisible();
+  await expect(dialog).toBeHidden();
 
   const { data } = await admin.from('profiles').select('avatar_url').eq('user_id', user.id).single();
   expect(data?.avatar_url).toContain(`/avatars/${user.id}/avatar.png`);
   const served = await page.request.get(data!.avatar_url!);
   expect(served.status()).toBe(200);
   expect(Buffer.compare(await served.body(), tinyPng)).toBe(0);
-
-  await page.keyboard.press('Escape');
   await expect(trigger.getByRole('img')).toHaveAttribute('src', data!.avatar_url!);
 });
+
+test('a chosen picture is a preview until Save Changes; Cancel discards it', async ({ page, makeUser }) => {
+  const user = await makeUser({ displayName: 'Faith Pen' });
+  // Every write to storage the page makes (the upload is a POST or PUT to /storage/v1/object).
+  const storageWrites: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/storage/v1/object') && request.method() !== 'GET') storageWrites.push(request.url());
+  });
+  await signInAs(page, user);
+  await page.goto('/');
+  const trigger = page.getByRole('button', { name: 'Account menu' });
+  const dialog = page.getByRole('dialog', { name: 'Edit Profile' });
+  const preview = dialog.getByRole('img', { name: 'Preview of your new profile picture' });
+  await trigger.click();
+  await page.getByRole('menuitem', { name: 'Edit Profile' }).click();
+
+  await dialog.getByLabel('Profile picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: tinyPng });
+  await expect(preview).toBeVisible();
+  await expect(preview).toHaveAttribute('src', /^blob:/);
+  await expect(dialog.getByText('New picture: me.png. It is saved when you press Save Changes.')).toBeVisible();
+  expect(storageWrites).toEqual([]);
+
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(trigger).toContainText('FP');
+  await expect(trigger.getByRole('img')).toHaveCount(0);
+  expect(storageWrites).toEqual([]);
+  const { data: stored } = await admin.storage.from('avatars').list(user.id);
+  expect(stored ?? []).toEqual([]);
+
+  // Reopened, nothing is chosen; choose again and save: the upload waits for Save Changes.
+  await trigger.click();
+  await page.getByRole('menuitem', { name: 'Edit Profile' }).click();
+  await expect(preview).toHaveCount(0);
+  await dialog.getByLabel('Profile picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: tinyPng });
+  await expect(preview).toBeVisible();
+  // Hold the upload until the busy label has been seen, then let it through.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/storage/v1/object/avatars/**', async (route) => {
+    await held;
+    await route.fallback();
+  });
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(dialog.getByRole('button', { name: 'Uploading...' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+  release();
+  await expect(page.getByText('Avatar updated')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(trigger.getByRole('img', { name: 'Profile picture of Faith Pen' })).toHaveAttribute(
+    'src',
+    new RegExp(`/avatars/${user.id}/avatar\\.png\\?v=\\d+$`),
+  );
+  expect(storageWrites).toHaveLength(1);
+});
+
+test('at 360 px the picture chooser and the chosen file are readable', async ({ page, makeUser }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const user = await makeUser({ displayName: 'Faith Pen' });
+  await signInAs(page, user);
+  await page.goto('/upgrade');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Edit Profile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Profile' });
+
+  await expectReadable(dialog.getByText('Profile picture', { exact: true }), dialog);
+  await expectReadable(dialog.getByText('Choose a picture'), dialog);
+  // The browser's own chooser is visually hidden: the visible button opens it, and so do the
+  // keys on the (focused) hidden input.
+  let chooser = page.waitForEvent('filechooser');
+  await dialog.getByText('Choose a picture').click();
+  await (await chooser).setFiles([]);
+  chooser = page.waitForEvent('filechooser');
+  await dialog.getByLabel('Profile picture').focus();
+  await page.keyboard.press('Enter');
+  await (
+    await chooser
+  ).setFiles({
+    name: 'IMG_20261123_113045_portrait_for_the_author_profile.png',
+    mimeType: 'image/png',
+    buffer: tinyPng,
+  });
+  await expectReadable(dialog.getByText('Choose another picture'), dialog);
+  await expectReadable(dialog.getByText(/^New picture: IMG_20261123_113045_portrait/), dialog);
+  await expectAccessible(page);
+});
+
+/**
+ * Readable: visible, inside the dialog's box, its text not clipped (no overflow), and on top
+ * at its corners and centre (nothing drawn over it).
+ */
+async function expectReadable(target: Locator, container: Locator) {
+  await expect(target).toBeVisible();
+  const box = await target.boundingBox();
+  const outer = await container.boundingBox();
+  expect(box && outer).toBeTruthy();
+  expect(box!.x).toBeGreaterThanOrEqual(outer!.x);
+  expect(box!.y).toBeGreaterThanOrEqual(outer!.y);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(outer!.x + outer!.width);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(outer!.y + outer!.height);
+  const layout = await target.evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    const inset = 4;
+    const points: Array<[number, number]> = [
+      [rect.left + inset, rect.top + inset],
+      [rect.right - inset, rect.top + inset],
+      [rect.left + inset, rect.bottom - inset],
+      [rect.right - inset, rect.bottom - inset],
+      [rect.left + rect.width / 2, rect.top + rect.height / 2],
+    ];
+    return {
+      clipped: element.scrollWidth > element.clientWidth || element.scrollHeight > element.clientHeight,
+      covered: points.filter(([x, y]) => {
+        const hit = document.elementFromPoint(x, y);
+        return !hit || !(hit === element || element.contains(hit));
+      }).length,
+    };
+  });
+  expect(layout).toEqual({ clipped: false, covered: 0 });
+}
 
 test('the menu follows a change to the profile made elsewhere, live', async ({ page, makeUser }) => {
   const user = await makeUser({ displayName: 'Grace Writer' });

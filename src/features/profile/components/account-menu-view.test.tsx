@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { AccountMenuView, type AccountMenuViewProps } from './account-menu-view';
 
@@ -17,12 +17,17 @@ function deferred() {
   return { promise, resolve };
 }
 
-function setup(props: Partial<AccountMenuViewProps> = {}, userOptions: Parameters<typeof userEvent.setup>[0] = {}) {
+type SetupProps = Partial<AccountMenuViewProps> & { displayName?: string | null; avatarUrl?: string | null };
+
+function setup(
+  { displayName = 'Grace Hopper', avatarUrl = null, ...props }: SetupProps = {},
+  userOptions: Parameters<typeof userEvent.setup>[0] = {},
+) {
   const events: string[] = [];
   const all: AccountMenuViewProps = {
     email: 'grace@example.com',
-    displayName: 'Grace Hopper',
-    avatarUrl: null,
+    profile: { status: 'ready', displayName, avatarUrl, refreshFailed: false },
+    onRetry: () => void events.push('retry'),
     onUploadAvatar: async (file) => void events.push(`upload:${file.name}`),
     onSaveDisplayName: async (name) => void events.push(`save:${name}`),
     onSignOut: async () => void events.push('sign-out'),
@@ -213,46 +218,257 @@ describe('Edit Profile dialog', () => {
     await user.upload(input, image('IMG_0001.heic', 100, 'image/heic'));
     expect(await screen.findByText('Invalid file type')).toBeInTheDocument();
     expect(screen.getByText('Please upload a PNG, JPEG, WebP or GIF image')).toBeInTheDocument();
-    expect(events).toEqual([]);
+    expect(within(dialog).queryByRole('img', { name: 'Preview of your new profile picture' })).not.toBeInTheDocument();
 
-    // A JPEG named .jfif is a JPEG: it goes through.
+    // A JPEG named .jfif is a JPEG: it is taken.
     await user.upload(input, image('me.jfif', 100, 'image/jpeg'));
+    expect(within(dialog).getByRole('img', { name: 'Preview of your new profile picture' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Avatar updated')).toBeInTheDocument();
     expect(events).toEqual(['upload:me.jfif']);
   });
+});
 
-  it('uploads an image showing Uploading..., then Avatar updated', async () => {
-    const pending = deferred();
-    const uploaded: string[] = [];
+describe('Edit Profile: a chosen picture is a preview until Save Changes', () => {
+  let made: string[];
+  let revoked: string[];
+  beforeEach(() => {
+    made = [];
+    revoked = [];
+    // jsdom cannot make object URLs for its Files; these stand in and record what is freed.
+    vi.spyOn(URL, 'createObjectURL').mockImplementation(() => {
+      const url = `blob:preview-${made.length + 1}`;
+      made.push(url);
+      return url;
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation((url) => void revoked.push(url));
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('shows the chosen picture as a preview, names it, and uploads nothing', async () => {
+    const { user, events } = setup({ avatarUrl: 'https://cdn.test/u1/avatar.png?v=1' });
+    const dialog = await openEditProfile(user);
+    expect(within(dialog).getByRole('img', { name: 'Your current profile picture' })).toHaveAttribute(
+      'src',
+      'https://cdn.test/u1/avatar.png?v=1',
+    );
+    const input = within(dialog).getByLabelText('Profile picture');
+    await user.upload(input, image('me.png', 1024));
+
+    expect(within(dialog).getByRole('img', { name: 'Preview of your new profile picture' })).toHaveAttribute(
+      'src',
+      'blob:preview-1',
+    );
+    expect(within(dialog).getByRole('status')).toHaveTextContent(
+      'New picture: me.png. It is saved when you press Save Changes.',
+    );
+    expect(input).toHaveAccessibleDescription(
+      'A PNG, JPEG, WebP or GIF image up to 2MB. New picture: me.png. It is saved when you press Save Changes.',
+    );
+    expect(input).toHaveFocus();
+    expect(events).toEqual([]);
+  });
+
+  it('frees the preview when another picture replaces it and when the dialog closes', async () => {
+    const { user } = setup();
+    const dialog = await openEditProfile(user);
+    const input = within(dialog).getByLabelText('Profile picture');
+    await user.upload(input, image('one.png', 10));
+    await user.upload(input, image('two.png', 10));
+    expect(revoked).toEqual(['blob:preview-1']);
+    expect(within(dialog).getByRole('img', { name: 'Preview of your new profile picture' })).toHaveAttribute(
+      'src',
+      'blob:preview-2',
+    );
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(revoked).toEqual(['blob:preview-1', 'blob:preview-2']);
+  });
+
+  it('drops the chosen picture when a refused file is picked after it', async () => {
+    const { user } = setup();
+    const dialog = await openEditProfile(user);
+    const input = within(dialog).getByLabelText('Profile picture');
+    await user.upload(input, image('me.png', 10));
+    await user.upload(input, image('big.png', 2 * 1024 * 1024 + 1));
+    expect(await screen.findByText('File too large')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('img', { name: 'Preview of your new profile picture' })).not.toBeInTheDocument();
+    expect(revoked).toEqual(['blob:preview-1']);
+  });
+
+  it('Cancel discards the chosen picture: nothing is uploaded, and reopening starts without it', async () => {
+    const { user, events } = setup();
+    const dialog = await openEditProfile(user);
+    await user.upload(within(dialog).getByLabelText('Profile picture'), image('me.png', 10));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(events).toEqual([]);
+    expect(revoked).toEqual(['blob:preview-1']);
+
+    const again = await openEditProfile(user);
+    expect(within(again).queryByRole('img', { name: 'Preview of your new profile picture' })).not.toBeInTheDocument();
+    await user.click(within(again).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(events).toEqual(['save:Grace Hopper']));
+  });
+
+  it('Save Changes uploads (Uploading...), then saves the name (Saving...), then says both were updated', async () => {
+    const upload = deferred();
+    const save = deferred();
+    const calls: string[] = [];
     const { user } = setup({
       onUploadAvatar: (file) => {
-        uploaded.push(file.name);
-        return pending.promise;
+        calls.push(`upload:${file.name}`);
+        return upload.promise;
+      },
+      onSaveDisplayName: (name) => {
+        calls.push(`save:${name}`);
+        return save.promise;
       },
     });
     const dialog = await openEditProfile(user);
     const input = within(dialog).getByLabelText('Profile picture');
     await user.upload(input, image('me.png', 1024));
+    await user.clear(within(dialog).getByLabelText('Display Name'));
+    await user.type(within(dialog).getByLabelText('Display Name'), 'Ada Lovelace');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
 
-    expect(within(dialog).getByText('Uploading...')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Uploading...' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
     expect(input).toBeDisabled();
-    expect(within(dialog).getByRole('button', { name: 'Save Changes' })).toBeDisabled();
-    expect(uploaded).toEqual(['me.png']);
+    expect(calls).toEqual(['upload:me.png']);
+    // A save under way cannot be dismissed as if Cancel could undo it.
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Edit Profile' })).toBeInTheDocument();
 
-    pending.resolve();
-    expect(await screen.findByText('Avatar updated')).toBeInTheDocument();
-    expect(screen.getByText('Your profile picture has been updated successfully')).toBeInTheDocument();
-    expect(input).toBeEnabled();
-    expect(within(dialog).queryByText('Uploading...')).not.toBeInTheDocument();
+    upload.resolve();
+    expect(await within(dialog).findByRole('button', { name: 'Saving...' })).toBeDisabled();
+    expect(calls).toEqual(['upload:me.png', 'save:Ada Lovelace']);
+
+    save.resolve();
+    expect(await screen.findByText('Profile updated')).toBeInTheDocument();
+    expect(
+      screen.getByText('Your profile picture and display name have been updated successfully'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
-  it('shows Error uploading avatar with the message when the upload fails', async () => {
-    const { user } = setup({
+  it('with only a new picture, uploads it and says Avatar updated (the name is not rewritten)', async () => {
+    const upload = deferred();
+    const { user, events } = setup({
+      onUploadAvatar: (file) => {
+        events.push(`upload:${file.name}`);
+        return upload.promise;
+      },
+    });
+    const dialog = await openEditProfile(user);
+    await user.upload(within(dialog).getByLabelText('Profile picture'), image('me.png', 1024));
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(within(dialog).getByRole('button', { name: 'Uploading...' })).toBeDisabled();
+    upload.resolve();
+    expect(await screen.findByText('Avatar updated')).toBeInTheDocument();
+    expect(screen.getByText('Your profile picture has been updated successfully')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(events).toEqual(['upload:me.png']);
+  });
+
+  it('when the upload fails: Error uploading avatar, the name is not saved, the picture stays chosen', async () => {
+    const { user, events } = setup({
       onUploadAvatar: () => Promise.reject(new Error('The object exceeded the maximum allowed size')),
     });
     const dialog = await openEditProfile(user);
     await user.upload(within(dialog).getByLabelText('Profile picture'), image('me.png', 1024));
+    await user.type(within(dialog).getByLabelText('Display Name'), ' Jr');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Error uploading avatar')).toBeInTheDocument();
-    expect(screen.getByText('The object exceeded the maximum allowed size')).toBeInTheDocument();
+    expect(
+      screen.getByText('The object exceeded the maximum allowed size. Nothing was saved; you can try again.'),
+    ).toBeInTheDocument();
+    expect(events).toEqual([]);
+    expect(within(dialog).getByRole('img', { name: 'Preview of your new profile picture' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Save Changes' })).toBeEnabled();
+  });
+
+  it('when the picture is saved but the name is not: says so plainly, and the next Save only retries the name', async () => {
+    let failName = true;
+    const { user, events } = setup({
+      onSaveDisplayName: async (name) => {
+        if (failName) throw new Error('permission denied');
+        events.push(`save:${name}`);
+      },
+    });
+    const dialog = await openEditProfile(user);
+    await user.upload(within(dialog).getByLabelText('Profile picture'), image('me.png', 1024));
+    await user.type(within(dialog).getByLabelText('Display Name'), ' Jr');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Error updating profile')).toBeInTheDocument();
+    expect(
+      screen.getByText('Your new picture was saved, but your display name was not: permission denied'),
+    ).toBeInTheDocument();
+    expect(events).toEqual(['upload:me.png']);
+    expect(within(dialog).getByLabelText('Display Name')).toHaveValue('Grace Hopper Jr');
+    expect(within(dialog).queryByRole('img', { name: 'Preview of your new profile picture' })).not.toBeInTheDocument();
+
+    failName = false;
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Profile updated')).toBeInTheDocument();
+    expect(events).toEqual(['upload:me.png', 'save:Grace Hopper Jr']);
+  });
+});
+
+describe('AccountMenuView while the profile is unknown', () => {
+  it('says it is loading, never No name set, and keeps Edit Profile shut', async () => {
+    const { user } = setup({ profile: { status: 'loading' } });
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('Loading your profile...')).toBeInTheDocument();
+    expect(within(menu).queryByText('No name set')).not.toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Edit Profile' })).toHaveAttribute('aria-disabled', 'true');
+    expect(within(menu).queryByRole('menuitem', { name: 'Retry' })).not.toBeInTheDocument();
+  });
+
+  it('says it could not load, offers Retry, never No name set, and keeps Edit Profile shut', async () => {
+    const { user, events } = setup({ profile: { status: 'error' } });
+    // Announced without opening the menu.
+    expect(screen.getByRole('status')).toHaveTextContent("Couldn't load your profile");
+    const trigger = screen.getByRole('button', { name: 'Account menu' });
+    expect(trigger).toHaveTextContent('G');
+
+    await user.click(trigger);
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText("Couldn't load your profile")).toBeInTheDocument();
+    expect(within(menu).getByText('grace@example.com')).toBeInTheDocument();
+    expect(within(menu).queryByText('No name set')).not.toBeInTheDocument();
+    const edit = within(menu).getByRole('menuitem', { name: 'Edit Profile' });
+    expect(edit).toHaveAttribute('aria-disabled', 'true');
+    await user.click(edit);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+
+    await user.click(within(menu).getByRole('menuitem', { name: 'Retry' }));
+    expect(events).toEqual(['retry']);
+  });
+
+  it('keeps the last good name when a refresh fails, says so, and offers Retry', async () => {
+    const { user, events } = setup({
+      profile: { status: 'ready', displayName: 'Grace Hopper', avatarUrl: null, refreshFailed: true },
+    });
+    expect(screen.getByRole('button', { name: 'Account menu' })).toHaveTextContent('GH');
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('Grace Hopper')).toBeInTheDocument();
+    expect(within(menu).getByText("Couldn't refresh your profile")).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Edit Profile' })).not.toHaveAttribute('aria-disabled');
+    await user.click(within(menu).getByRole('menuitem', { name: 'Retry' }));
+    expect(events).toEqual(['retry']);
+  });
+
+  it('offers no Retry when the profile loaded', async () => {
+    const { user } = setup();
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).queryByRole('menuitem', { name: 'Retry' })).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('');
   });
 });

@@ -10,22 +10,35 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { errorMessage } from '@/lib/error-message';
 import { displayNameOrPlaceholder, getInitials } from '../lib/identity';
+import type { ProfileState } from '../lib/profile-state';
 import { Avatar } from './avatar';
-import { EditProfileDialog, type EditProfileProps } from './edit-profile-dialog';
+import { EditProfileDialog, type EditProfileActions } from './edit-profile-dialog';
 
-export type AccountMenuViewProps = EditProfileProps & {
+export type AccountMenuViewProps = EditProfileActions & {
+  email: string | null;
+  profile: ProfileState;
+  /** Reads the profile again (after "could not load"). */
+  onRetry: () => void;
   /** Resolves when signed out; throws otherwise. */
   onSignOut: () => Promise<void>;
   /** Called after a successful sign-out (the container goes home). */
   onSignedOut: () => void;
 };
 
-/** The profile menu: avatar button, name (or 'No name set') and e-mail, Edit Profile, Sign Out. */
-export function AccountMenuView({ onSignOut, onSignedOut, ...profile }: AccountMenuViewProps) {
+const couldNotLoad = "Couldn't load your profile";
+
+/**
+ * The profile menu: avatar button, name (or 'No name set') and e-mail, Edit Profile, Sign Out.
+ * While the profile is unknown (loading, or could not load) it says so instead of 'No name
+ * set', and Edit Profile stays shut: a form prefilled with an empty name would wipe the real one.
+ */
+export function AccountMenuView({ email, profile, onRetry, onSignOut, onSignedOut, ...actions }: AccountMenuViewProps) {
   const [editing, setEditing] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
-  const initials = getInitials(profile.displayName, profile.email);
-  const name = displayNameOrPlaceholder(profile.displayName);
+  const known = profile.status === 'ready' ? profile : null;
+  const initials = getInitials(known?.displayName, email);
+  const name = known ? displayNameOrPlaceholder(known.displayName) : null;
+  const failed = profile.status === 'error' || (known?.refreshFailed ?? false);
 
   async function handleSignOut() {
     try {
@@ -45,30 +58,58 @@ export function AccountMenuView({ onSignOut, onSignedOut, ...profile }: AccountM
         <DropdownMenuTrigger
           ref={trigger}
           aria-label="Account menu"
-          className="focus-visible:outline-gold-500 rounded-full shadow ring-2 ring-white focus-visible:outline-2 focus-visible:outline-offset-2"
+          className="focus-visible:outline-gold-500 relative rounded-full shadow ring-2 ring-white focus-visible:outline-2 focus-visible:outline-offset-2"
         >
-          <Avatar url={profile.avatarUrl} initials={initials} alt={`Profile picture of ${name}`} />
+          <Avatar
+            url={known?.avatarUrl ?? null}
+            initials={initials}
+            alt={name ? `Profile picture of ${name}` : 'Your profile picture'}
+          />
+          {/* Seen without opening the menu; the words are in the menu and the status below. */}
+          {failed && (
+            <span
+              aria-hidden="true"
+              className="absolute -top-0.5 -right-0.5 size-3 rounded-full bg-red-700 ring-2 ring-white"
+            />
+          )}
         </DropdownMenuTrigger>
         <DropdownMenuContent>
           <DropdownMenuLabel className="flex flex-col gap-0.5">
-            <span className="font-semibold">{name}</span>
-            {profile.email && <span className="truncate text-sm font-normal text-slate-700">{profile.email}</span>}
+            {profile.status === 'loading' && <span className="text-slate-700">Loading your profile...</span>}
+            {profile.status === 'error' && <span className="font-semibold text-red-800">{couldNotLoad}</span>}
+            {name && <span className="font-semibold">{name}</span>}
+            {email && <span className="truncate text-sm font-normal text-slate-700">{email}</span>}
+            {known?.refreshFailed && (
+              <span className="text-sm font-normal text-red-800">Couldn't refresh your profile</span>
+            )}
           </DropdownMenuLabel>
           <DropdownMenuSeparator />
-          <DropdownMenuItem onSelect={() => setEditing(true)}>Edit Profile</DropdownMenuItem>
+          {failed && <DropdownMenuItem onSelect={onRetry}>Retry</DropdownMenuItem>}
+          <DropdownMenuItem disabled={!known} onSelect={() => setEditing(true)}>
+            Edit Profile
+          </DropdownMenuItem>
           <DropdownMenuItem onSelect={() => void handleSignOut()}>Sign Out</DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
-      <EditProfileDialog
-        {...profile}
-        open={editing}
-        onOpenChange={setEditing}
-        onCloseAutoFocus={(event) => {
-          // The item that opened the dialog is gone: return focus to the avatar button.
-          event.preventDefault();
-          trigger.current?.focus();
-        }}
-      />
+      {/* Outside the menu, so a screen reader hears a failed read without opening it. */}
+      <p role="status" aria-live="polite" className="sr-only">
+        {profile.status === 'error' ? couldNotLoad : ''}
+      </p>
+      {known && (
+        <EditProfileDialog
+          {...actions}
+          email={email}
+          displayName={known.displayName}
+          avatarUrl={known.avatarUrl}
+          open={editing}
+          onOpenChange={setEditing}
+          onCloseAutoFocus={(event) => {
+            // The item that opened the dialog is gone: return focus to the avatar button.
+            event.preventDefault();
+            trigger.current?.focus();
+          }}
+        />
+      )}
     </>
   );
 }

@@ -7,6 +7,7 @@ import { useProfile } from '../api/get-profile';
 import { useSaveProfile } from '../api/save-profile';
 import { useUploadAvatar } from '../api/upload-avatar';
 import { useProfileRealtime } from '../api/use-profile-realtime';
+import { profileState } from '../lib/profile-state';
 import { AccountMenuView } from './account-menu-view';
 
 /** The signed-in user's menu (lazy-loaded by the app's account corner). */
@@ -20,7 +21,7 @@ export function AccountMenu({ user }: { user: User }) {
 
 function AccountMenuContainer({ user }: { user: User }) {
   const navigate = useNavigate();
-  const profile = useProfile(user.id);
+  const profileRead = useProfile(user.id);
   useProfileRealtime(user.id);
   const saveProfile = useSaveProfile(user.id);
   const uploadAvatar = useUploadAvatar(user.id);
@@ -28,8 +29,8 @@ function AccountMenuContainer({ user }: { user: User }) {
   return (
     <AccountMenuView
       email={user.email ?? null}
-      displayName={profile?.displayName ?? null}
-      avatarUrl={profile?.avatarUrl ?? null}
+      profile={profileState(profileRead)}
+      onRetry={() => void profileRead.refetch()}
       onUploadAvatar={async (file) => {
         await uploadAvatar.mutateAsync(file);
       }}
