@@ -8,9 +8,18 @@ export const tierKeys = {
   detail: (userId: string) => ['tiers', 'detail', userId] as const,
 };
 
-/** The user's tier, or null when they have none. Throws on a backend error. */
+/**
+ * The user's tier, or null when they have none. Throws on a backend error. postgrest-js's
+ * own retries are off: react-query's (1 s, 2 s, then stop) are the one retry layer, else a
+ * 503 or a refused connection would keep the page waiting about 30 s before saying so.
+ */
 export async function getUserTier(userId: string): Promise<Tier | null> {
-  const { data, error } = await supabase.from('user_tiers').select('tier').eq('user_id', userId).maybeSingle();
+  const { data, error } = await supabase
+    .from('user_tiers')
+    .select('tier')
+    .eq('user_id', userId)
+    .maybeSingle()
+    .retry(false);
   if (error) throw error;
   return data && isTier(data.tier) ? data.tier : null;
 }
