@@ -1,13 +1,20 @@
 import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
 import { redirect } from 'react-router-dom';
+import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { paths } from '@/config/paths';
 
 /**
  * The signed-in user's id, from the stored session (supabase-js refreshes an expired access
  * token first), or null. Route loaders gate on it; the client is imported here, inside the
  * lazy member routes, never in the landing page's chunk.
+ *
+ * No stored session (and none arriving in the URL from an auth e-mail) is a sure "signed
+ * out", answered without the client: a sign-out in another tab clears the storage before it
+ * tells this tab, and the re-run loader must not queue behind the cross-tab auth lock that
+ * the other tab's sign-out and start-up hold.
  */
 export async function sessionUserId(): Promise<string | null> {
+  if (!hasStoredSession() && !hasAuthRedirectInUrl()) return null;
   const { supabase } = await import('@/lib/supabase');
   const { data, error } = await supabase.auth.getSession();
   if (error) console.error('Could not read the session', error);
