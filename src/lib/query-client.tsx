@@ -1,5 +1,5 @@
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { MutationCache, QueryCache, QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
+import { useContext, type ReactNode } from 'react';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -37,11 +37,16 @@ export function createQueryClient(): QueryClient {
 
 /**
  * The app's one QueryClient. Provided by the lazy member chunks rather than the root, so
- * react-query stays out of the landing page's first load; they all share this instance.
- * Tests give each render its own client (`renderRoute`).
+ * react-query stays out of the landing page's first load; they all share this instance, and
+ * route loaders prefetch into it. Tests give each render its own client (`renderRoute`).
  */
 export const queryClient = createQueryClient();
 
-export function QueryProvider({ client = queryClient, children }: { client?: QueryClient; children: ReactNode }) {
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+/**
+ * Provides `client`, else the client already provided above (a test's fresh one), else the
+ * app's. So a route module can wrap itself and still be rendered inside a test's client.
+ */
+export function QueryProvider({ client, children }: { client?: QueryClient; children: ReactNode }) {
+  const outer = useContext(QueryClientContext);
+  return <QueryClientProvider client={client ?? outer ?? queryClient}>{children}</QueryClientProvider>;
 }

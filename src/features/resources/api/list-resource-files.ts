@@ -46,6 +46,8 @@ export function resourceFilesQueryOptions(folder: string, userId: string) {
   return queryOptions({
     queryKey: resourceFileKeys.forUser(folder, userId),
     queryFn: () => listResourceFiles(folder),
+    // Logged by the query cache; the card shows the error with a retry.
+    meta: { errorMessage: `Could not load the files of ${folder}` },
     // Below the URL lifetime, and refreshed on a timer, so links on screen stay valid. The
     // timer pauses in a hidden tab, so coming back to the tab refetches once the list is
     // older than that (the app turns focus refetching off elsewhere). A link that is stale

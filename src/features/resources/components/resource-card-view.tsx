@@ -79,6 +79,8 @@ function CardAction({
   onFollowDownload: (url: string) => void;
 }) {
   switch (view) {
+    case 'unknown':
+      return <p className="text-navy-800 text-sm">Shown once your subscription has loaded.</p>;
     case 'locked':
       return (
         <Link to={paths.bundles} className={buttonClasses('gold', 'md', 'w-full')}>
@@ -92,16 +94,12 @@ function CardAction({
         </p>
       );
     case 'error':
-      return (
+      return files?.status === 'error' ? (
         <div role="alert" className="flex flex-col gap-2 rounded-lg bg-red-50 p-3 text-sm text-red-900">
-          <p>Could not load the files{files?.status === 'error' ? `: ${files.message}` : '.'}</p>
-          {files?.status === 'error' && (
-            <Button variant="outline" size="sm" className="self-start" onClick={files.retry}>
-              Try again
-            </Button>
-          )}
+          <p>Could not load the files: {files.message}</p>
+          <RetryButton retry={files.retry} retrying={files.retrying ?? false} />
         </div>
-      );
+      ) : null;
     case 'coming-soon':
       return (
         <Button variant="outline" disabled className="w-full">
@@ -109,8 +107,41 @@ function CardAction({
         </Button>
       );
     case 'files':
-      return files?.status === 'ready' ? <DownloadList files={files} onFollowDownload={onFollowDownload} /> : null;
+      return files?.status === 'ready' ? (
+        <>
+          <DownloadList files={files} onFollowDownload={onFollowDownload} />
+          <RefreshFailed files={files} />
+        </>
+      ) : null;
   }
+}
+
+/** Try the read again; stays focusable while it runs (aria-disabled), so focus is not lost. */
+function RetryButton({ retry, retrying }: { retry: () => void; retrying: boolean }) {
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      className="self-start"
+      aria-disabled={retrying}
+      onClick={() => {
+        if (!retrying) retry();
+      }}
+    >
+      {retrying ? 'Trying again...' : 'Try again'}
+    </Button>
+  );
+}
+
+/** A refresh failed after a good read: the last good links stay, with a quiet note. */
+function RefreshFailed({ files }: { files: Extract<FilesState, { status: 'ready' }> }) {
+  if (!files.refreshFailed) return null;
+  return (
+    <div role="status" className="text-navy-800 mt-2 flex flex-col gap-2 text-sm">
+      <p>Could not refresh the files just now.</p>
+      <RetryButton retry={files.refreshFailed.retry} retrying={files.refreshFailed.retrying} />
+    </div>
+  );
 }
 
 /**

@@ -1,32 +1,28 @@
 import { useState } from 'react';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { resourceCards } from '@/content/resources';
 import { isUnlocked } from '@/content/tiers';
 import { signOut } from '@/features/auth';
-import { useAuth } from '@/lib/auth-provider';
-import { errorMessage } from '@/lib/error-message';
 import { useUserTier } from '@/features/tiers';
+import { errorMessage } from '@/lib/error-message';
+import { useSessionRevalidation } from '@/lib/use-session-revalidation';
 import { useRenewResourceLink, useResourceFiles } from '../api/list-resource-files';
 import type { FilesState } from '../lib/resource-files';
 import { ResourcesView } from './resources-view';
 
 /**
- * Container for /resources: the gate (loading, then /auth?next=/resources whenever there is
- * no session, including a sign-out in another tab or an expired session), and the data.
+ * Container for /resources, for the user the route loader let in (the loader is the gate:
+ * no session, no page). When the session ends while the page is open (a sign-out in
+ * another tab, an expiry that cannot be refreshed, another account signing in) the loader
+ * runs again and sends the visitor to sign in; this page's own Sign Out goes home instead.
  */
-export function ResourcesScreen() {
-  const { status, user } = useAuth({ connect: true });
+export function ResourcesScreen({ userId }: { userId: string }) {
   const navigate = useNavigate();
   // Set while this page's own Sign Out runs: that one goes home, not to /auth.
   const [leaving, setLeaving] = useState(false);
-
-  if (status === 'loading') return <FullPageSpinner label="Loading your resources..." className="bg-cream" />;
-  if (!user) {
-    if (leaving) return <FullPageSpinner label="Signing out..." className="bg-cream" />;
-    return <Navigate to={`${paths.auth}?next=${paths.resources}`} replace />;
-  }
+  useSessionRevalidation(userId, { paused: leaving });
 
   async function handleSignOut() {
     setLeaving(true);
@@ -40,7 +36,7 @@ export function ResourcesScreen() {
 
   return (
     <SignedInResources
-      userId={user.id}
+      userId={userId}
       onSignOut={handleSignOut}
       onSignedOut={() => void navigate(paths.home, { replace: true })}
     />
@@ -56,21 +52,36 @@ function SignedInResources({
   onSignOut: () => Promise<void>;
   onSignedOut: () => void;
 }) {
-  const { tier, isPending } = useUserTier(userId);
+  const tier = useUserTier(userId);
   // Locked cards never ask for their folder; until the tier is known, nothing is asked.
-  const unlocked = isPending ? [] : resourceCards.filter((card) => isUnlocked(tier, card.tier));
+  const unlocked = tier.status === 'ready' ? resourceCards.filter((card) => isUnlocked(tier.data, card.tier)) : [];
   const results = useResourceFiles(unlocked, userId);
   const renewLink = useRenewResourceLink(userId);
 
-  if (isPending) return <FullPageSpinner label="Loading your resources..." className="bg-cream" />;
+  if (tier.status === 'loading') {
+    return (
+      <FullPageSpinner
+        label={tier.retrying ? 'Still loading your resources...' : 'Loading your resources...'}
+        className="bg-cream"
+      />
+    );
+  }
 
   const files: Partial<Record<string, FilesState>> = {};
   unlocked.forEach((card, index) => {
     const result = results[index];
+    const retry = () => void result?.refetch();
     if (!result || result.isPending) files[card.slug] = { status: 'loading' };
-    else if (result.isError)
-      files[card.slug] = { status: 'error', message: errorMessage(result.error), retry: () => void result.refetch() };
-    else files[card.slug] = { status: 'ready', files: result.data, renew: (name) => renewLink(card, name) };
+    else if (result.data === undefined)
+      files[card.slug] = { status: 'error', message: errorMessage(result.error), retry, retrying: result.isFetching };
+    else
+      files[card.slug] = {
+        status: 'ready',
+        files: result.data,
+        renew: (name) => renewLink(card, name),
+        // A failed refresh keeps the last good links (react-query keeps the data).
+        refreshFailed: result.isError ? { retry, retrying: result.isFetching } : undefined,
+      };
   });
 
   return <ResourcesView tier={tier} files={files} onSignOut={onSignOut} onSignedOut={onSignedOut} />;

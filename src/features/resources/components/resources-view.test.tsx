@@ -7,7 +7,7 @@ import { Toaster } from '@/components/ui/toaster';
 import { resourceCards } from '@/content/resources';
 import type { Tier } from '@/content/tiers';
 import type { FilesState } from '../lib/resource-files';
-import { ResourcesView, type ResourcesViewProps } from './resources-view';
+import { ResourcesView, type ResourcesViewProps, type TierState } from './resources-view';
 
 afterEach(() => {
   toast.dismiss();
@@ -21,7 +21,12 @@ const ready = (...names: string[]): FilesState => ({
   renew: () => Promise.reject(new Error('a fresh link is never signed again')),
 });
 
-function setup(props: Partial<ResourcesViewProps> & { tier: Tier | null }) {
+/** A tier read that succeeded: a tier, or none (null). */
+function known(tier: Tier | null, more: Partial<Extract<TierState, { status: 'ready' }>> = {}): TierState {
+  return { status: 'ready', data: tier, refreshFailed: false, retrying: false, retry: () => undefined, ...more };
+}
+
+function setup({ tier, ...props }: Partial<Omit<ResourcesViewProps, 'tier'>> & { tier: Tier | null | TierState }) {
   const events: string[] = [];
   const router = createMemoryRouter(
     [
@@ -31,6 +36,7 @@ function setup(props: Partial<ResourcesViewProps> & { tier: Tier | null }) {
           <>
             <Toaster />
             <ResourcesView
+              tier={tier !== null && typeof tier === 'object' ? tier : known(tier)}
               files={{}}
               onSignOut={async () => void events.push('sign-out')}
               onSignedOut={() => void events.push('signed-out')}
@@ -143,6 +149,64 @@ describe('ResourcesView', () => {
     expect(screen.getByText('Current Tier: Accelerated Success')).toBeInTheDocument();
     expect(screen.getAllByText('Locked')).toHaveLength(1);
     expect(screen.getByRole('heading', { name: 'Ready for More?' })).toBeInTheDocument();
+  });
+
+  it('could not load the tier: says so with Retry, no lock, no call to buy', async () => {
+    let retries = 0;
+    const { user } = setup({
+      tier: { status: 'error', error: new Error('503'), retrying: false, retry: () => void (retries += 1) },
+    });
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent("We couldn't load your subscription. Your purchases are safe");
+    expect(screen.queryByText(/No active subscription/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Bundle Options' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Locked')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Upgrade Bundle to Access' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Ready for More?' })).not.toBeInTheDocument();
+    expect(screen.getAllByText('Shown once your subscription has loaded.')).toHaveLength(6);
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(retries).toBe(1);
+  });
+
+  it('while a tier retry runs the button says so, keeps focus and does not retry twice', async () => {
+    let retries = 0;
+    const { user } = setup({
+      tier: { status: 'error', error: new Error('503'), retrying: true, retry: () => void (retries += 1) },
+    });
+    const button = within(screen.getByRole('alert')).getByRole('button', { name: 'Retrying...' });
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    await user.click(button);
+    expect(button).toHaveFocus();
+    expect(retries).toBe(0);
+  });
+
+  it('a failed refresh keeps the last good tier and its open cards, with a quiet Retry', async () => {
+    let retries = 0;
+    const { user } = setup({
+      tier: known('foundation', { refreshFailed: true, retry: () => void (retries += 1) }),
+      files: { ebook: ready('yes-you-can.pdf') },
+    });
+    expect(screen.getByText('Current Tier: Foundation Builder')).toBeInTheDocument();
+    expect(screen.getAllByText('Locked')).toHaveLength(2);
+    expect(screen.getByRole('link', { name: 'Download yes-you-can.pdf' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByText(/couldn't refresh your subscription/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(retries).toBe(1);
+  });
+
+  it('a failed refresh of a card keeps its links, with a quiet Try again', async () => {
+    let retries = 0;
+    const files: FilesState = {
+      ...ready('yes-you-can.pdf'),
+      refreshFailed: { retry: () => void (retries += 1), retrying: false },
+    } as FilesState;
+    const { user } = setup({ tier: 'ebook', files: { ebook: files } });
+    const ebook = within(card('Yes, You Can! eBook'));
+    expect(ebook.getByRole('link', { name: 'Download yes-you-can.pdf' })).toBeInTheDocument();
+    expect(ebook.getByText('Could not refresh the files just now.')).toBeInTheDocument();
+    await user.click(ebook.getByRole('button', { name: 'Try again' }));
+    expect(retries).toBe(1);
   });
 
   it('shows a per-card error with a working Try again', async () => {

@@ -7,11 +7,15 @@ import { resourceCards } from '@/content/resources';
 import { site } from '@/content/site';
 import { tierLabel, type Tier } from '@/content/tiers';
 import { errorMessage } from '@/lib/error-message';
+import type { ReadState } from '@/lib/read-state';
 import { cardView, showsReadyForMore, type FilesState } from '../lib/resource-files';
 import { ResourceCardView } from './resource-card-view';
 
+/** The tier as read: a tier or none (`null`), or could not load. */
+export type TierState = Exclude<ReadState<Tier | null>, { status: 'loading' }>;
+
 export type ResourcesViewProps = {
-  tier: Tier | null;
+  tier: TierState;
   /** File list per card slug; only unlocked cards have one. */
   files: Partial<Record<string, FilesState>>;
   /** Resolves when signed out; throws otherwise. */
@@ -25,6 +29,8 @@ export type ResourcesViewProps = {
 /** The /resources page for a signed-in user: plain props, no data fetching. */
 export function ResourcesView({ tier, files, onSignOut, onSignedOut, onFollowDownload }: ResourcesViewProps) {
   const [signingOut, setSigningOut] = useState(false);
+  // undefined while the tier could not be loaded: nothing is locked, nothing is sold.
+  const knownTier = tier.status === 'ready' ? tier.data : undefined;
 
   async function handleSignOut() {
     setSigningOut(true);
@@ -54,15 +60,22 @@ export function ResourcesView({ tier, files, onSignOut, onSignedOut, onFollowDow
           <h2 id="welcome-heading" className="text-navy-900 font-serif text-2xl font-bold">
             Welcome Back!
           </h2>
-          {tier ? (
-            <p className="text-navy-800 mt-2 text-lg">Current Tier: {tierLabel(tier)}</p>
+          {tier.status === 'error' ? (
+            <TierProblem tier={tier} />
           ) : (
-            <div className="mt-4 flex flex-col gap-3 rounded-lg border border-yellow-400 bg-yellow-50 p-4 text-yellow-900 sm:flex-row sm:items-center sm:justify-between">
-              <p>No active subscription: Purchase here to access additional resources</p>
-              <Link to={paths.bundles} className={buttonClasses('gold', 'sm', 'shrink-0')}>
-                Bundle Options
-              </Link>
-            </div>
+            <>
+              {tier.data ? (
+                <p className="text-navy-800 mt-2 text-lg">Current Tier: {tierLabel(tier.data)}</p>
+              ) : (
+                <div className="mt-4 flex flex-col gap-3 rounded-lg border border-yellow-400 bg-yellow-50 p-4 text-yellow-900 sm:flex-row sm:items-center sm:justify-between">
+                  <p>No active subscription: Purchase here to access additional resources</p>
+                  <Link to={paths.bundles} className={buttonClasses('gold', 'sm', 'shrink-0')}>
+                    Bundle Options
+                  </Link>
+                </div>
+              )}
+              {tier.refreshFailed && <TierProblem tier={tier} />}
+            </>
           )}
         </section>
 
@@ -77,7 +90,7 @@ export function ResourcesView({ tier, files, onSignOut, onSignedOut, onFollowDow
                 <li key={card.slug}>
                   <ResourceCardView
                     card={card}
-                    view={cardView(tier, card.tier, cardFiles)}
+                    view={cardView(knownTier, card.tier, cardFiles)}
                     files={cardFiles}
                     onFollowDownload={onFollowDownload}
                   />
@@ -87,7 +100,7 @@ export function ResourcesView({ tier, files, onSignOut, onSignedOut, onFollowDow
           </ul>
         </section>
 
-        {showsReadyForMore(tier) && (
+        {showsReadyForMore(knownTier) && (
           <section
             aria-labelledby="more-heading"
             className="bg-navy-800 rounded-xl p-6 text-center text-white shadow-sm sm:p-8"
@@ -114,6 +127,42 @@ export function ResourcesView({ tier, files, onSignOut, onSignedOut, onFollowDow
           </a>
         </p>
       </footer>
+    </div>
+  );
+}
+
+/**
+ * The tier could not be read. With nothing read yet it is the banner's whole message; after
+ * a good read it is a quiet note under the tier still shown (the last good one).
+ */
+function TierProblem({ tier }: { tier: Exclude<TierState, { status: 'ready'; refreshFailed: false }> }) {
+  const blocking = tier.status === 'error';
+  return (
+    <div
+      role={blocking ? 'alert' : 'status'}
+      className={
+        blocking
+          ? 'mt-4 flex flex-col gap-3 rounded-lg border border-red-300 bg-red-50 p-4 text-red-900 sm:flex-row sm:items-center sm:justify-between'
+          : 'text-navy-800 mt-3 flex flex-wrap items-center gap-3 text-sm'
+      }
+    >
+      <p>
+        {blocking
+          ? "We couldn't load your subscription. Your purchases are safe; please try again."
+          : "We couldn't refresh your subscription just now; this is what we last saw."}
+      </p>
+      {/* aria-disabled, not disabled: the button keeps keyboard focus while the retry runs. */}
+      <Button
+        variant="outline"
+        size="sm"
+        className="shrink-0"
+        aria-disabled={tier.retrying}
+        onClick={() => {
+          if (!tier.retrying) tier.retry();
+        }}
+      >
+        {tier.retrying ? 'Retrying...' : 'Retry'}
+      </Button>
     </div>
   );
 }

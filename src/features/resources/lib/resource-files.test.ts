@@ -60,6 +60,10 @@ describe('cardView', () => {
     for (const card of resourceCards) expect(cardView(null, card.tier, ready(['a.pdf']))).toBe('locked');
   });
 
+  it('neither locks nor opens any card while the tier could not be loaded', () => {
+    for (const card of resourceCards) expect(cardView(undefined, card.tier, ready(['a.pdf']))).toBe('unknown');
+  });
+
   it('unlocks cumulatively by tier rank', () => {
     const unlockedCount = tiers.map(
       (tier) => resourceCards.filter((card) => cardView(tier, card.tier, ready(['a.pdf'])) !== 'locked').length,
@@ -84,5 +88,9 @@ describe('showsReadyForMore', () => {
     expect(showsReadyForMore('foundation')).toBe(true);
     expect(showsReadyForMore('accelerated')).toBe(true);
     expect(showsReadyForMore('complete')).toBe(false);
+  });
+
+  it('does not sell an upgrade while the tier is unknown', () => {
+    expect(showsReadyForMore(undefined)).toBe(false);
   });
 });

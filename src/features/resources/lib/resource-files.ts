@@ -14,12 +14,14 @@ export type ResourceFile = {
 /** The file list of one card, as the card shows it. */
 export type FilesState =
   | { status: 'loading' }
-  | { status: 'error'; message: string; retry: () => void }
+  | { status: 'error'; message: string; retry: () => void; retrying?: boolean }
   | {
       status: 'ready';
       files: readonly ResourceFile[];
       /** Signs a new download URL for one file of this card; throws on failure. */
       renew: (name: string) => Promise<string>;
+      /** The last refresh failed: these are the last good files, with a way to try again. */
+      refreshFailed?: { retry: () => void; retrying: boolean };
     };
 
 /**
@@ -49,17 +51,25 @@ export function downloadableNames(entries: readonly StorageEntry[]): string[] {
     .sort((a, b) => a.localeCompare(b, 'en'));
 }
 
-export type CardView = 'locked' | 'loading' | 'error' | 'files' | 'coming-soon';
+export type CardView = 'unknown' | 'locked' | 'loading' | 'error' | 'files' | 'coming-soon';
 
-/** How a card shows for a user's tier and its file list (derived, never stored). */
-export function cardView(userTier: Tier | null, cardTier: Tier, files: FilesState | undefined): CardView {
+/**
+ * How a card shows for a user's tier and its file list (derived, never stored). `undefined`
+ * is a tier that could not be loaded: the card is neither locked nor open ('unknown'), so a
+ * paying member is never shown a lock and a call to buy because of a failed read.
+ */
+export function cardView(userTier: Tier | null | undefined, cardTier: Tier, files: FilesState | undefined): CardView {
+  if (userTier === undefined) return 'unknown';
   if (!isUnlocked(userTier, cardTier)) return 'locked';
   if (!files || files.status === 'loading') return 'loading';
   if (files.status === 'error') return 'error';
   return files.files.length > 0 ? 'files' : 'coming-soon';
 }
 
-/** 'Ready for More?' shows for everyone below the top tier, including users without one. */
-export function showsReadyForMore(userTier: Tier | null): boolean {
-  return userTier !== 'complete';
+/**
+ * 'Ready for More?' shows for everyone below the top tier, including users without one, but
+ * not while the tier is unknown (`undefined`): a member who may own everything is not sold more.
+ */
+export function showsReadyForMore(userTier: Tier | null | undefined): boolean {
+  return userTier !== undefined && userTier !== 'complete';
 }

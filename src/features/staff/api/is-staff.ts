@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { readState, type ReadState } from '@/lib/read-state';
 import { supabase } from '@/lib/supabase';
 
 export const staffKeys = {
@@ -14,14 +14,17 @@ export async function getIsStaff(): Promise<boolean> {
 }
 
 export function isStaffQueryOptions(userId: string) {
-  return queryOptions({ queryKey: staffKeys.isStaff(userId), queryFn: getIsStaff });
+  return queryOptions({
+    queryKey: staffKeys.isStaff(userId),
+    queryFn: getIsStaff,
+    meta: { errorMessage: 'Could not check staff access' },
+  });
 }
 
-/** true / false once known; a failed check is logged and counts as "not staff". */
-export function useIsStaff(userId: string) {
-  const query = useQuery(isStaffQueryOptions(userId));
-  useEffect(() => {
-    if (query.error) console.error('Could not check staff access', query.error);
-  }, [query.error]);
-  return { isStaff: query.data === true, isPending: query.isPending };
+/**
+ * Staff, not staff, or could not check. A failed check is its own state ("could not check
+ * your access"), never "staff only"; the database refuses non-staff whatever the page shows.
+ */
+export function useIsStaff(userId: string): ReadState<boolean> {
+  return readState(useQuery(isStaffQueryOptions(userId)));
 }

@@ -1,22 +1,27 @@
 import { FullPageSpinner } from '@/components/ui/spinner';
-import { useAuth } from '@/lib/auth-provider';
+import { useSessionRevalidation } from '@/lib/use-session-revalidation';
 import { useIsStaff } from '../api/is-staff';
 import { useUploadResource } from '../api/upload-resource';
-import { StaffOnlyView, UploadResourcesView } from './admin-upload-view';
+import { StaffCheckFailedView, StaffOnlyView, UploadResourcesView } from './admin-upload-view';
 
-/** Container for /admin-upload: staff get the form; everyone else a clear "staff only" page. */
-export function AdminUploadScreen() {
-  const { status, user } = useAuth({ connect: true });
-  if (status === 'loading') return <FullPageSpinner label="Checking access..." />;
-  if (!user) return <StaffOnlyView signedIn={false} />;
-  return <StaffGate userId={user.id} />;
+/**
+ * Container for /admin-upload, for the session the route loader found (null: a visitor).
+ * Staff get the form; everyone else a clear "staff only" page; a check that failed says so
+ * and offers a retry (never "staff only"). The database refuses non-staff either way.
+ */
+export function AdminUploadScreen({ userId }: { userId: string | null }) {
+  useSessionRevalidation(userId);
+  if (!userId) return <StaffOnlyView signedIn={false} />;
+  return <StaffGate userId={userId} />;
 }
 
 function StaffGate({ userId }: { userId: string }) {
-  const { isStaff, isPending } = useIsStaff(userId);
+  const staff = useIsStaff(userId);
   const upload = useUploadResource();
-  if (isPending) return <FullPageSpinner label="Checking access..." />;
-  if (!isStaff) return <StaffOnlyView signedIn />;
+  if (staff.status === 'loading')
+    return <FullPageSpinner label={staff.retrying ? 'Still checking access...' : 'Checking access...'} />;
+  if (staff.status === 'error') return <StaffCheckFailedView retry={staff.retry} retrying={staff.retrying} />;
+  if (!staff.data) return <StaffOnlyView signedIn />;
   return (
     <UploadResourcesView
       onUpload={async (card, file, onProgress) => {

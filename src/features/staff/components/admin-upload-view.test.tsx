@@ -6,7 +6,7 @@ import { toast } from 'sonner';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import type { ResourceCard } from '@/content/resources';
-import { StaffOnlyView, UploadResourcesView } from './admin-upload-view';
+import { StaffCheckFailedView, StaffOnlyView, UploadResourcesView } from './admin-upload-view';
 
 afterEach(() => {
   toast.dismiss();
@@ -73,6 +73,28 @@ describe('StaffOnlyView', () => {
     expect(screen.getByText(/Your account does not have staff access/)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Sign In' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Upload' })).not.toBeInTheDocument();
+  });
+});
+
+describe('StaffCheckFailedView', () => {
+  it('says the check failed, never "Staff only", and Retry asks again', async () => {
+    let retries = 0;
+    renderAt(<StaffCheckFailedView retry={() => void (retries += 1)} retrying={false} />);
+    const alert = screen.getByRole('alert');
+    expect(within(alert).getByRole('heading', { name: "We couldn't check your access" })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Staff only' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Upload' })).not.toBeInTheDocument();
+    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(retries).toBe(1);
+  });
+
+  it('while the retry runs the button says so and does not ask twice', async () => {
+    let retries = 0;
+    renderAt(<StaffCheckFailedView retry={() => void (retries += 1)} retrying />);
+    const button = screen.getByRole('button', { name: 'Retrying...' });
+    expect(button).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.setup().click(button);
+    expect(retries).toBe(0);
   });
 });
 

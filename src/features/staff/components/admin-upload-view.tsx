@@ -57,6 +57,37 @@ export function StaffOnlyView({ signedIn }: { signedIn: boolean }) {
   );
 }
 
+/** The staff check itself failed: say so and offer a retry, never "staff only". */
+export function StaffCheckFailedView({ retry, retrying }: { retry: () => void; retrying: boolean }) {
+  return (
+    <PageShell>
+      <section role="alert" aria-labelledby="staff-check-title" className="rounded-xl bg-white p-6 shadow-sm sm:p-8">
+        <h1 id="staff-check-title" className="text-navy-900 font-serif text-3xl font-bold">
+          We couldn&apos;t check your access
+        </h1>
+        <p className="text-navy-800 mt-3">
+          Something went wrong while checking whether your account has staff access. Please try again.
+        </p>
+        <div className="mt-6 flex flex-wrap gap-3">
+          {/* aria-disabled, not disabled: the button keeps keyboard focus while the retry runs. */}
+          <Button
+            variant="gold"
+            aria-disabled={retrying}
+            onClick={() => {
+              if (!retrying) retry();
+            }}
+          >
+            {retrying ? 'Retrying...' : 'Retry'}
+          </Button>
+          <Link to={paths.home} className={buttonClasses('outline')}>
+            Back to Home
+          </Link>
+        </div>
+      </section>
+    </PageShell>
+  );
+}
+
 export type UploadResourcesViewProps = {
   /** Uploads the file for the card, reporting progress 0..1; throws on failure. */
   onUpload: (card: ResourceCard, file: File, onProgress: (fraction: number) => void) => Promise<void>;

@@ -5,10 +5,10 @@ import { renderRoute } from '@/testing/render';
 
 beforeAll(useOfflineSupabaseEnv);
 
-describe('AdminUploadScreen', () => {
+describe('/admin-upload gate (route loader)', () => {
   it('shows a visitor the staff-only page with Sign In, never the form', async () => {
-    const { AdminUploadScreen } = await import('./admin-upload-screen');
-    renderRoute(<AdminUploadScreen />, { path: '/admin-upload' });
+    const { Component, adminUploadLoader } = await import('./admin-upload');
+    renderRoute(<Component />, { path: '/admin-upload', loader: adminUploadLoader });
     expect(await screen.findByRole('heading', { name: 'Staff only' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth?next=/admin-upload');
     expect(screen.queryByRole('button', { name: 'Upload' })).not.toBeInTheDocument();
