@@ -79,7 +79,7 @@ async function seedSampleFiles(db, storageRoot) {
  *   dataDir: folder for the database and object bytes; null/undefined => in memory (a temp folder
  *   for bytes, removed on close). jwtExpiry: access-token lifetime in seconds (default env
  *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port.
- * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, port: number, close: () => Promise<void>, db: import('@electric-sql/pglite').PGlite }>}
  */
 export async function startServer({
   port = 54321,
@@ -387,7 +387,8 @@ export async function startServer({
     return closing;
   }
 
-  return { url: baseUrl, port: address.port, close };
+  // db: the superuser connection, for tests that set up what no API may (e.g. a probe policy).
+  return { url: baseUrl, port: address.port, close, db };
 }
 
 /** The banner printed by the CLI and by `npm run dev`. */

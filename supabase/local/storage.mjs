@@ -1,11 +1,14 @@
 // The storage-api (/storage/v1) subset the app uses: upload (POST/PUT, multipart or raw,
-// x-upsert), bucket size and type limits, public and authenticated download, signed URLs,
-// list and remove. Object rows live in storage.objects and are written and read as the
-// caller (withClaims), so the storage policies decide; bytes live on disk under the data
-// directory, named by a hash of the object name so no name can reach outside it.
+// x-upsert), copy and move, bucket size and type limits, public and authenticated download,
+// signed URLs, list and remove. As hosted Storage does, every request's transaction sets
+// storage.operation to the route's operation; reads and deletes run as the caller, and a
+// write is first tested as the caller against the row hosted Storage tests (an upload:
+// metadata {mimetype, contentLength}; a copy: the source's metadata; a move: the source row
+// renamed), rolled back, and then written for real by the storage admin. Bytes live on disk
+// under the data directory, named by a hash of the object name so no name can reach outside it.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   attachmentDisposition,
@@ -28,6 +31,38 @@ export function storageError(status, error, message, statusCode = String(status)
 }
 
 const notFound = () => storageError(404, 'not_found', 'Object not found');
+const notFoundInBody = () => storageError(400, 'not_found', 'Object not found', '404');
+
+/** storage.operation per route, as hosted Storage names them (src/http/routes/operations.ts). */
+export const OPERATIONS = Object.freeze({
+  upload: 'storage.object.upload',
+  uploadUpdate: 'storage.object.upload_update',
+  copy: 'storage.object.copy',
+  move: 'storage.object.move',
+  getAuthenticated: 'storage.object.get_authenticated',
+  getAuthenticatedInfo: 'object.get_authenticated_info',
+  sign: 'storage.object.sign',
+  signMany: 'storage.object.sign_many',
+  list: 'storage.object.list',
+  delete: 'storage.object.delete',
+  deleteMany: 'storage.object.delete_many',
+});
+
+/** Thrown inside a permission test to roll it back; never leaves testPermission. */
+const ROLLBACK = Symbol('rollback');
+
+/** The owner hosted Storage records: the caller's user id when signed in. */
+const ownerOf = (claims) => (claims?.role === 'authenticated' && typeof claims.sub === 'string' ? claims.sub : null);
+
+const UPSERT_CONFLICT = `on conflict (bucket_id, name) do update set metadata = excluded.metadata,
+  user_metadata = excluded.user_metadata, owner = excluded.owner, owner_id = excluded.owner_id,
+  version = excluded.version, updated_at = now(), last_accessed_at = now()`;
+
+/** An object row write (insert, or upsert), with $1..$6 = bucket, name, owner, metadata, user_metadata, version. */
+const writeObjectSql = (upsert) =>
+  `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
+   values ($1, $2, $3::text::uuid, $3::text, $4::jsonb, $5::jsonb, $6) ${upsert ? UPSERT_CONFLICT : ''}
+   returning id, name, bucket_id, owner, owner_id, version, metadata, user_metadata, created_at, updated_at, last_accessed_at`;
 const BUCKET_RE = /^[A-Za-z0-9_.-]{1,100}$/;
 // storage-api's key alphabet; on top of it this stand-in refuses empty, '.' and '..' segments.
 const KEY_RE = /^(\w|\/|!|-|\.|\*|'|\(|\)| |&|\$|@|=|;|:|\+|,|\?)*$/u;
@@ -111,9 +146,13 @@ export function createStorageService({ db, withClaims, root }) {
     return r.rows[0];
   }
 
-  async function asCaller(claims, fn) {
+  /** Runs fn as the caller in one transaction that has storage.operation set, as hosted does. */
+  async function asCaller(claims, operation, fn) {
     try {
-      return await withClaims(db, claims, fn);
+      return await withClaims(db, claims, async (tx) => {
+        await tx.query(`select set_config('storage.operation', $1, true)`, [operation]);
+        return fn(tx);
+      });
     } catch (err) {
       if (isPgError(err)) {
         if (err.code === '42501')
@@ -128,6 +167,18 @@ export function createStorageService({ db, withClaims, root }) {
         throw storageError(500, 'DatabaseError', err.message);
       }
       throw err;
+    }
+  }
+
+  /** Runs fn as the caller and rolls it back: hosted Storage's testPermission. */
+  async function testPermission(claims, operation, fn) {
+    try {
+      await asCaller(claims, operation, async (tx) => {
+        await fn(tx);
+        throw ROLLBACK;
+      });
+    } catch (err) {
+      if (err !== ROLLBACK) throw err;
     }
   }
 
@@ -170,7 +221,7 @@ export function createStorageService({ db, withClaims, root }) {
     });
   }
 
-  async function upload(req, claims, bucketId, name, upsert) {
+  async function upload(req, claims, bucketId, name, upsert, operation) {
     const bucket = await bucketOr404(bucketId);
     validateKey(name);
     const limit = Math.min(
@@ -234,26 +285,30 @@ export function createStorageService({ db, withClaims, root }) {
     await mkdir(tmpDir, { recursive: true });
     const tmp = path.join(tmpDir, randomBytes(12).toString('hex'));
     await writeFile(tmp, bytes);
-    const owner = claims?.role === 'authenticated' && typeof claims.sub === 'string' ? claims.sub : null;
+    const owner = ownerOf(claims);
     const version = randomBytes(16).toString('hex');
+    const userMetadataJson = userMetadata == null ? null : JSON.stringify(userMetadata);
     try {
-      const row = await asCaller(claims, async (tx) => {
-        const conflict = upsert
-          ? `on conflict (bucket_id, name) do update set metadata = excluded.metadata, user_metadata = excluded.user_metadata,
-               owner = excluded.owner, owner_id = excluded.owner_id, version = excluded.version, updated_at = now(), last_accessed_at = now()`
-          : '';
-        const r = await tx.query(
-          `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
-           values ($1, $2, $3::text::uuid, $3::text, $4::jsonb, $5::jsonb, $6) ${conflict} returning id`,
-          [
-            bucketId,
-            name,
-            owner,
-            JSON.stringify(metadata),
-            userMetadata == null ? null : JSON.stringify(userMetadata),
-            version,
-          ],
-        );
+      // The row hosted Storage tests before it takes the bytes: only mimetype and contentLength.
+      await testPermission(claims, operation, (tx) =>
+        tx.query(writeObjectSql(upsert), [
+          bucketId,
+          name,
+          owner,
+          JSON.stringify({ mimetype: mime, contentLength: bytes.length }),
+          userMetadataJson,
+          '1',
+        ]),
+      );
+      const row = await db.transaction(async (tx) => {
+        const r = await tx.query(writeObjectSql(true), [
+          bucketId,
+          name,
+          owner,
+          JSON.stringify(metadata),
+          userMetadataJson,
+          version,
+        ]);
         const dest = objectFile(root, bucketId, name);
         await mkdir(path.dirname(dest), { recursive: true });
         await rename(tmp, dest);
@@ -265,8 +320,142 @@ export function createStorageService({ db, withClaims, root }) {
     }
   }
 
-  async function findAsCaller(claims, bucketId, name) {
-    return asCaller(claims, async (tx) => {
+  /** POST /object/copy: hosted semantics (source read as the caller, destination tested with its metadata). */
+  async function copy(req, claims, body) {
+    const b = body && typeof body === 'object' ? body : {};
+    const str = (v) => (typeof v === 'string' ? v : null);
+    const bucketId = str(b.bucketId);
+    const sourceKey = str(b.sourceKey);
+    const destinationKey = str(b.destinationKey);
+    if (bucketId === null || sourceKey === null || destinationKey === null)
+      throw storageError(
+        400,
+        'InvalidRequest',
+        'body must have required properties bucketId, sourceKey, destinationKey',
+      );
+    const destinationBucket = str(b.destinationBucket) || bucketId;
+    await bucketOr404(bucketId);
+    await bucketOr404(destinationBucket);
+    validateKey(sourceKey);
+    validateKey(destinationKey);
+    const upsert = String(req.headers['x-upsert'] ?? '') === 'true';
+    const source = await asCaller(claims, OPERATIONS.copy, async (tx) => {
+      const r = await tx.query(
+        `select metadata, user_metadata, version from storage.objects where bucket_id = $1 and name = $2`,
+        [bucketId, sourceKey],
+      );
+      return r.rows[0] ?? null;
+    });
+    if (!source) throw notFoundInBody();
+    const copyMetadata = b.copyMetadata !== false;
+    const fileMetadata = b.metadata && typeof b.metadata === 'object' ? b.metadata : {};
+    /** @type {Record<string, unknown>} */
+    const metadata = { ...(source.metadata ?? {}) };
+    if (!copyMetadata) {
+      for (const key of ['cacheControl', 'mimetype']) {
+        if (fileMetadata[key] === undefined) continue;
+        if (typeof fileMetadata[key] !== 'string' || headerValueOrNull(fileMetadata[key]) === null)
+          throw storageError(400, 'InvalidRequest', `metadata.${key} must be a string usable as an HTTP header`);
+        metadata[key] = fileMetadata[key];
+      }
+    }
+    let userMetadata = source.user_metadata ?? null;
+    if (!copyMetadata)
+      userMetadata = req.headers['x-metadata']
+        ? parseJson(
+            Buffer.from(String(req.headers['x-metadata']), 'base64'),
+            () => storageError(400, 'InvalidRequest', 'x-metadata is not JSON'),
+            null,
+            () => storageError(400, 'InvalidRequest', `x-metadata is nested more than ${MAX_JSON_DEPTH} levels deep`),
+          )
+        : null;
+    const owner = ownerOf(claims);
+    const userMetadataJson = userMetadata == null ? null : JSON.stringify(userMetadata);
+    await testPermission(claims, OPERATIONS.copy, (tx) =>
+      tx.query(writeObjectSql(upsert), [
+        destinationBucket,
+        destinationKey,
+        owner,
+        JSON.stringify(metadata),
+        userMetadataJson,
+        '1',
+      ]),
+    );
+    const from = objectFile(root, bucketId, sourceKey);
+    const to = objectFile(root, destinationBucket, destinationKey);
+    const bytes = await readFile(from).catch(() => {
+      throw notFoundInBody();
+    });
+    const row = await db.transaction(async (tx) => {
+      const r = await tx.query(writeObjectSql(true), [
+        destinationBucket,
+        destinationKey,
+        owner,
+        JSON.stringify({ ...metadata, lastModified: new Date().toISOString() }),
+        userMetadataJson,
+        randomBytes(16).toString('hex'),
+      ]);
+      await mkdir(path.dirname(to), { recursive: true });
+      await writeFile(to, bytes);
+      return r.rows[0];
+    });
+    return { Id: row.id, Key: `${destinationBucket}/${destinationKey}`, ...row };
+  }
+
+  /** POST /object/move: the source row renamed, tested as the caller, then moved by the admin. */
+  async function move(claims, body) {
+    const b = body && typeof body === 'object' ? body : {};
+    const str = (v) => (typeof v === 'string' ? v : null);
+    const bucketId = str(b.bucketId);
+    const sourceKey = str(b.sourceKey);
+    const destinationKey = str(b.destinationKey);
+    if (bucketId === null || sourceKey === null || destinationKey === null)
+      throw storageError(
+        400,
+        'InvalidRequest',
+        'body must have required properties bucketId, sourceKey, destinationKey',
+      );
+    const destinationBucket = str(b.destinationBucket) || bucketId;
+    await bucketOr404(bucketId);
+    await bucketOr404(destinationBucket);
+    validateKey(sourceKey);
+    validateKey(destinationKey);
+    const owner = ownerOf(claims);
+    const version = randomBytes(16).toString('hex');
+    await testPermission(claims, OPERATIONS.move, async (tx) => {
+      const found = await tx.query(`select id from storage.objects where bucket_id = $1 and name = $2`, [
+        bucketId,
+        sourceKey,
+      ]);
+      if (!found.rows[0]) throw notFoundInBody();
+      const moved = await tx.query(
+        `update storage.objects set name = $3, bucket_id = $4, version = $5, owner = $6::text::uuid, owner_id = $6::text
+          where bucket_id = $1 and name = $2 returning id`,
+        [bucketId, sourceKey, destinationKey, destinationBucket, version, owner],
+      );
+      if (!moved.rows[0]) throw notFoundInBody();
+    });
+    const from = objectFile(root, bucketId, sourceKey);
+    const to = objectFile(root, destinationBucket, destinationKey);
+    const row = await db.transaction(async (tx) => {
+      const r = await tx.query(
+        `update storage.objects set name = $3, bucket_id = $4, version = $5, owner = $6::text::uuid, owner_id = $6::text,
+            updated_at = now()
+          where bucket_id = $1 and name = $2 returning id, name`,
+        [bucketId, sourceKey, destinationKey, destinationBucket, version, owner],
+      );
+      if (!r.rows[0]) throw notFoundInBody();
+      if (from !== to) {
+        await mkdir(path.dirname(to), { recursive: true });
+        await rename(from, to);
+      }
+      return r.rows[0];
+    });
+    return { message: 'Successfully moved', Id: row.id, Key: row.name };
+  }
+
+  async function findAsCaller(claims, bucketId, name, operation = OPERATIONS.getAuthenticated) {
+    return asCaller(claims, operation, async (tx) => {
       const r = await tx.query(
         `select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`,
         [bucketId, name],
@@ -295,7 +484,7 @@ export function createStorageService({ db, withClaims, root }) {
       ? b.sortBy.column
       : 'name';
     const order = String(b.sortBy?.order ?? 'asc').toLowerCase() === 'desc' ? -1 : 1;
-    const rows = await asCaller(claims, async (tx) => {
+    const rows = await asCaller(claims, OPERATIONS.list, async (tx) => {
       const r = await tx.query(
         `select id, name, updated_at, created_at, last_accessed_at, metadata from storage.objects
           where bucket_id = $1 and left(name, length($2)) = $2`,
@@ -342,12 +531,12 @@ export function createStorageService({ db, withClaims, root }) {
     return sorted.slice(offset, offset + limit);
   }
 
-  async function removeMany(claims, bucketId, body) {
+  async function removeMany(claims, bucketId, body, operation = OPERATIONS.deleteMany) {
     await bucketOr404(bucketId);
     const prefixes = Array.isArray(body?.prefixes) ? body.prefixes.filter((p) => typeof p === 'string') : null;
     if (!prefixes) throw storageError(400, 'InvalidRequest', 'body must have required property prefixes');
     if (prefixes.length === 0) return [];
-    const rows = await asCaller(claims, async (tx) => {
+    const rows = await asCaller(claims, operation, async (tx) => {
       const r = await tx.query(
         `delete from storage.objects where bucket_id = $1 and name = any($2::text[])
           returning id, name, bucket_id, owner, updated_at, created_at, last_accessed_at, metadata`,
@@ -449,7 +638,7 @@ export function createStorageService({ db, withClaims, root }) {
         const body = /** @type {any} */ (await readJson());
         const paths = Array.isArray(body?.paths) ? body.paths.filter((p) => typeof p === 'string') : null;
         if (!paths) throw storageError(400, 'InvalidRequest', 'body must have required property paths');
-        const visible = await asCaller(needCaller(), async (tx) => {
+        const visible = await asCaller(needCaller(), OPERATIONS.signMany, async (tx) => {
           const r = await tx.query(`select name from storage.objects where bucket_id = $1 and name = any($2::text[])`, [
             bucketId,
             paths,
@@ -472,8 +661,8 @@ export function createStorageService({ db, withClaims, root }) {
       if (method === 'POST') {
         const name = validateKey(rest.join('/'));
         const body = /** @type {any} */ (await readJson());
-        const row = await findAsCaller(needCaller(), bucketId, name);
-        if (!row) throw storageError(400, 'not_found', 'Object not found', '404');
+        const row = await findAsCaller(needCaller(), bucketId, name, OPERATIONS.sign);
+        if (!row) throw notFoundInBody();
         return {
           status: 200,
           body: { signedURL: `/object/sign/${bucketId}/${name}?token=${signToken(bucketId, name, body?.expiresIn)}` },
@@ -487,12 +676,18 @@ export function createStorageService({ db, withClaims, root }) {
       const [bucketId, ...rest] = decoded.slice(2);
       await bucketOr404(bucketId ?? '');
       const name = validateKey(rest.join('/'));
-      const row = await findAsCaller(needCaller(), bucketId, name);
+      const row = await findAsCaller(needCaller(), bucketId, name, OPERATIONS.getAuthenticatedInfo);
       if (!row) throw notFound();
       return {
         status: 200,
         body: { id: row.id, name, bucket_id: bucketId, metadata: row.metadata, updated_at: row.updated_at },
       };
+    }
+    if (kind === 'copy' && method === 'POST' && decoded.length === 2) {
+      return { status: 200, body: await copy(req, needCaller(), await readJson()) };
+    }
+    if (kind === 'move' && method === 'POST' && decoded.length === 2) {
+      return { status: 200, body: await move(needCaller(), await readJson()) };
     }
     // /object/:bucket/*
     const [bucketId, ...rest] = decoded.slice(1);
@@ -507,9 +702,10 @@ export function createStorageService({ db, withClaims, root }) {
         // update(): the object must exist and be visible to the caller.
         validateKey(name);
         await bucketOr404(bucketId);
-        if (!(await findAsCaller(needCaller(), bucketId, name))) throw notFound();
+        if (!(await findAsCaller(needCaller(), bucketId, name, OPERATIONS.uploadUpdate))) throw notFound();
       }
-      return { status: 200, body: await upload(req, needCaller(), bucketId, name, upsert) };
+      const operation = method === 'PUT' ? OPERATIONS.uploadUpdate : OPERATIONS.upload;
+      return { status: 200, body: await upload(req, needCaller(), bucketId, name, upsert, operation) };
     }
     if (method === 'GET' || method === 'HEAD') {
       await bucketOr404(bucketId);
@@ -521,7 +717,7 @@ export function createStorageService({ db, withClaims, root }) {
     }
     if (method === 'DELETE') {
       validateKey(name);
-      const rows = await removeMany(needCaller(), bucketId, { prefixes: [name] });
+      const rows = await removeMany(needCaller(), bucketId, { prefixes: [name] }, OPERATIONS.delete);
       if (rows.length === 0) throw notFound();
       return { status: 200, body: { message: 'Successfully deleted' } };
     }

@@ -44,16 +44,24 @@ class Rollback extends Error {
  * (refused cases: if a policy wrongly let it through, the snapshot shows the change).
  * `afterwards` runs in the same transaction after the statement (e.g. `reset role` and read
  * back as the superuser what the statement did, before it is rolled back).
+ * `operation` is the storage.operation the storage server sets for the route it serves
+ * (default: an upload, which is how storage writes its rows); null leaves it unset, as a
+ * write that does not come through Storage.
  */
 export async function attempt(
   db: PGlite,
   claims: Claims | null,
   sql: string,
   params: unknown[] = [],
-  { rollback, afterwards }: { rollback: boolean; afterwards?: (tx: Transaction) => Promise<void> },
+  {
+    rollback,
+    afterwards,
+    operation = UPLOAD,
+  }: { rollback: boolean; afterwards?: (tx: Transaction) => Promise<void>; operation?: string | null },
 ): Promise<Outcome> {
   try {
     const result = await withClaims(db, claims, async (tx) => {
+      if (operation !== null) await tx.query(`select set_config('storage.operation', $1, true)`, [operation]);
       const res = await tx.query<Row>(sql, params);
       const affected = res.affectedRows ?? 0;
       if (afterwards) await afterwards(tx);
@@ -83,9 +91,27 @@ export async function snapshot(db: PGlite): Promise<string> {
   return JSON.stringify(rows[0]?.s);
 }
 
-/** Storage metadata as the storage server writes it. */
+/** storage.operation of hosted Storage's routes (src/http/routes/operations.ts there). */
+export const UPLOAD = 'storage.object.upload';
+export const UPLOAD_UPDATE = 'storage.object.upload_update';
+export const COPY = 'storage.object.copy';
+export const MOVE = 'storage.object.move';
+
+/** Storage metadata of a saved object, as the storage server writes it (also the row a copy tests). */
 export function objectMetadata(mimetype: string, size: number): Row {
-  return { mimetype, size, eTag: '"test"', cacheControl: 'max-age=3600', lastModified: new Date(0).toISOString() };
+  return {
+    mimetype,
+    size,
+    contentLength: size,
+    eTag: '"test"',
+    cacheControl: 'max-age=3600',
+    lastModified: new Date(0).toISOString(),
+  };
+}
+
+/** The metadata of the row hosted Storage tests against RLS before an upload. */
+export function uploadCheckMetadata(mimetype: string, contentLength: number): Row {
+  return { mimetype, contentLength };
 }
 
 /** Inserts a storage object as the superuser (fixtures: what earlier uploads left). */

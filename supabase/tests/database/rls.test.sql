@@ -6,7 +6,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 
-select plan(26);
+select plan(28);
 
 -- Schema guards ------------------------------------------------------------------------
 select is(
@@ -44,6 +44,8 @@ insert into storage.objects (bucket_id, name, owner, metadata) values
 -- As the ebook user --------------------------------------------------------------------
 set local role authenticated;
 select set_config('request.jwt.claims', '{"sub": "00000000-0000-4000-8000-000000000001", "role": "authenticated"}', true);
+-- What the storage server sets while it serves an upload; copy and move set their own.
+select set_config('storage.operation', 'storage.object.upload', true);
 
 select results_eq($$ select tier::text from public.user_tiers $$, $$ values ('ebook') $$, 'ebook user reads only their own tier');
 select results_eq($$ select display_name from public.profiles $$, $$ values ('Eve Ebook') $$, 'ebook user reads only their own profile');
@@ -67,6 +69,12 @@ select throws_ok($$ insert into storage.objects (bucket_id, name, metadata) valu
   '42501', null, 'SVG avatar is refused');
 select throws_ok($$ insert into storage.objects (bucket_id, name, metadata) values ('avatars', '00000000-0000-4000-8000-000000000002/avatar.gif', '{"mimetype": "image/gif"}') $$,
   '42501', null, 'another user avatar folder is refused');
+select throws_ok($$ insert into storage.objects (bucket_id, name, metadata) values ('avatars', '00000000-0000-4000-8000-000000000001/avatar.jpg', '{"mimetype": "image/jpeg", "contentLength": 3145728}') $$,
+  '42501', null, 'a 3 MB avatar, as hosted storage describes an upload, is refused');
+select set_config('storage.operation', 'storage.object.copy', true);
+select throws_ok($$ insert into storage.objects (bucket_id, name, owner, metadata) values ('avatars', '00000000-0000-4000-8000-000000000001/avatar.gif', '00000000-0000-4000-8000-000000000001', '{"mimetype": "image/gif", "size": 100}') $$,
+  '42501', null, 'a copy into avatars is refused');
+select set_config('storage.operation', 'storage.object.upload', true);
 select is_empty($$ select name from storage.objects where bucket_id = 'avatars' and name like '00000000-0000-4000-8000-000000000002/%' $$, 'another user avatar folder is not listed');
 
 -- As staff -----------------------------------------------------------------------------
