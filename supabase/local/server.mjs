@@ -165,7 +165,7 @@ export async function startServer({
 
   /**
    * The API gateway in front of storage lets through without a key only what browsers fetch
-   * bare: public object downloads and signed-URL fetches. Everything else needs an apikey
+   * bare: public object downloads, signed-URL fetches and signed-URL uploads. Everything else needs an apikey
    * (verified like Kong, by requireApiKey) or, without one, an Authorization header (which
    * storage-api itself then checks, so it is not verified here).
    */
@@ -182,6 +182,9 @@ export async function startServer({
     const read = req.method === 'GET' || req.method === 'HEAD';
     if (read && segs[0] === 'object' && segs[1] === 'public') return;
     if (read && segs[0] === 'object' && segs[1] === 'sign' && url.searchParams.has('token')) return;
+    // A signed upload URL is its own credential: PUT to it needs no key, as the token decides.
+    const signedUpload = segs[0] === 'object' && segs[1] === 'upload' && segs[2] === 'sign';
+    if (req.method === 'PUT' && signedUpload && url.searchParams.has('token')) return;
     if (!(req.headers.apikey ?? url.searchParams.get('apikey')) && req.headers.authorization) return;
     requireApiKey(req, url);
   }
@@ -268,7 +271,9 @@ export async function startServer({
 
     if (pathname.startsWith('/storage/v1/')) {
       requireStorageKey(req, url, pathname.slice('/storage/v1/'.length));
-      const claims = storageClaims(req);
+      // Hosted Storage serves signed-URL uploads without its JWT check (the token is the credential).
+      const signedUpload = req.method === 'PUT' && /^\/storage\/v1\/object\/upload\/sign\//.test(pathname);
+      const claims = signedUpload ? null : storageClaims(req);
       const readJson = jsonReader({
         tooLarge: () => storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size'),
         bad: () => storageError(400, 'InvalidRequest', 'Body is not valid JSON'),

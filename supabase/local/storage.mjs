@@ -46,7 +46,26 @@ export const OPERATIONS = Object.freeze({
   list: 'storage.object.list',
   delete: 'storage.object.delete',
   deleteMany: 'storage.object.delete_many',
+  signUploadUrl: 'storage.object.sign_upload_url',
+  uploadSigned: 'storage.object.upload_signed',
+  getBucket: 'storage.bucket.get',
 });
+
+/** How long a signed upload URL lives: hosted Storage's default (UPLOAD_SIGNED_URL_EXPIRATION_TIME). */
+export const UPLOAD_SIGNED_URL_EXPIRES_IN = 2 * 60 * 60;
+
+/** Hosted Storage's NoSuchBucket as its error handler renders it: HTTP 400, statusCode '404'. */
+const noSuchBucket = () =>
+  new HttpError(400, {
+    statusCode: '404',
+    code: 'NoSuchBucket',
+    error: 'Bucket not found',
+    message: 'Bucket not found',
+  });
+
+/** The token's scope claim, or the legacy rule: a token with an `upsert` claim is an upload token. */
+const isUploadToken = (p) => p.scope === 'upload' || (p.scope === undefined && 'upsert' in p);
+const isDownloadToken = (p) => p.scope === 'download' || (p.scope === undefined && !('upsert' in p));
 
 /** Thrown inside a permission test to roll it back; never leaves testPermission. */
 const ROLLBACK = Symbol('rollback');
@@ -221,7 +240,11 @@ export function createStorageService({ db, withClaims, root }) {
     });
   }
 
-  async function upload(req, claims, bucketId, name, upsert, operation) {
+  /**
+   * An upload. `owner` (default: the caller) is what the row records; a signed upload records
+   * the owner named in its token while it is written by the service role.
+   */
+  async function upload(req, claims, bucketId, name, upsert, operation, owner = ownerOf(claims)) {
     const bucket = await bucketOr404(bucketId);
     validateKey(name);
     const limit = Math.min(
@@ -285,7 +308,6 @@ export function createStorageService({ db, withClaims, root }) {
     await mkdir(tmpDir, { recursive: true });
     const tmp = path.join(tmpDir, randomBytes(12).toString('hex'));
     await writeFile(tmp, bytes);
-    const owner = ownerOf(claims);
     const version = randomBytes(16).toString('hex');
     const userMetadataJson = userMetadata == null ? null : JSON.stringify(userMetadata);
     try {
@@ -472,6 +494,109 @@ export function createStorageService({ db, withClaims, root }) {
     return signJwt({ url: `${bucketId}/${name}`, iat: now, exp: now + Math.floor(seconds) });
   }
 
+  /**
+   * POST /object/upload/sign/:bucket/*: as hosted, the insert (or, with x-upsert, the upsert)
+   * is tested as the caller now, with the metadata this request itself carries (its
+   * Content-Type and Content-Length: supabase-js sends application/json and 2), and the token
+   * records the owner, the path and upsert. Nothing is written.
+   */
+  async function signUploadUrl(req, claims, bucketId, name) {
+    await bucketOr404(bucketId);
+    validateKey(name);
+    // The request's own body means nothing here; read it (bounded) and drop it.
+    await readBody(req, 64 * 1024, () =>
+      storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size'),
+    );
+    const upsert = req.headers['x-upsert'] === 'true';
+    const userMetadata = req.headers['x-metadata']
+      ? parseJson(
+          Buffer.from(String(req.headers['x-metadata']), 'base64'),
+          () => storageError(400, 'InvalidRequest', 'x-metadata is not JSON'),
+          null,
+          () => storageError(400, 'InvalidRequest', `x-metadata is nested more than ${MAX_JSON_DEPTH} levels deep`),
+        )
+      : null;
+    const declaredLength = req.headers['content-length'];
+    const metadata = {
+      mimetype: req.headers['content-type'],
+      contentLength: declaredLength === undefined ? undefined : Number(declaredLength),
+    };
+    const owner = ownerOf(claims);
+    await testPermission(claims, OPERATIONS.signUploadUrl, (tx) =>
+      tx.query(writeObjectSql(upsert), [
+        bucketId,
+        name,
+        owner,
+        JSON.stringify(metadata),
+        userMetadata == null ? null : JSON.stringify(userMetadata),
+        '1',
+      ]),
+    );
+    const now = Math.floor(Date.now() / 1000);
+    const url = `${bucketId}/${name}`;
+    const token = signJwt({
+      owner: owner ?? undefined,
+      url,
+      upsert,
+      scope: 'upload',
+      iat: now,
+      exp: now + UPLOAD_SIGNED_URL_EXPIRES_IN,
+    });
+    return { url: `/object/upload/sign/${url}?token=${token}`, token };
+  }
+
+  /**
+   * PUT /object/upload/sign/:bucket/*?token=: no caller needed; the token must be an upload
+   * token for exactly this path and unexpired. Hosted Storage then uploads as its super user
+   * (no RLS; the policy was tested at signing), with the token's owner and upsert, and the
+   * bucket's size and type limits applied as on any upload.
+   */
+  async function uploadSigned(req, url, bucketId, name) {
+    await bucketOr404(bucketId);
+    validateKey(name);
+    const token = url.searchParams.get('token');
+    if (!token) throw storageError(400, 'InvalidRequest', "querystring must have required property 'token'");
+    let payload;
+    try {
+      payload = verifyJwt(token);
+    } catch (e) {
+      const expired = e instanceof JwtError && e.reason === 'expired';
+      throw storageError(
+        400,
+        'InvalidJWT',
+        expired ? '"exp" claim timestamp check failed' : 'signature verification failed',
+      );
+    }
+    if (!isUploadToken(payload)) throw storageError(400, 'InvalidSignature', 'Token is not scoped for upload');
+    if (payload.url !== `${bucketId}/${name}`) throw storageError(400, 'InvalidSignature', 'Invalid signature');
+    const owner = typeof payload.owner === 'string' ? payload.owner : null;
+    const out = await upload(
+      req,
+      { role: 'service_role' },
+      bucketId,
+      name,
+      payload.upsert === true,
+      OPERATIONS.uploadSigned,
+      owner,
+    );
+    return { Key: out.Key };
+  }
+
+  /** GET /bucket/:id, as the caller: storage.buckets has RLS and, on the platform, no policy. */
+  async function getBucket(claims, id) {
+    validateBucket(id);
+    const row = await asCaller(claims, OPERATIONS.getBucket, async (tx) => {
+      const r = await tx.query(
+        `select id, name, owner, public, created_at, updated_at, file_size_limit, allowed_mime_types
+           from storage.buckets where id = $1`,
+        [id],
+      );
+      return r.rows[0] ?? null;
+    });
+    if (!row) throw noSuchBucket();
+    return row;
+  }
+
   async function list(claims, bucketId, body) {
     await bucketOr404(bucketId);
     const b = body && typeof body === 'object' ? body : {};
@@ -579,12 +704,18 @@ export function createStorageService({ db, withClaims, root }) {
     };
     if (decoded[0] !== 'object') {
       if (decoded[0] === 'bucket' && method === 'GET' && decoded.length === 2) {
-        const b = await bucketOr404(/** @type {string} */ (decoded[1]));
-        return { status: 200, body: { ...b, name: b.id } };
+        return { status: 200, body: await getBucket(needCaller(), /** @type {string} */ (decoded[1])) };
       }
       throw storageError(404, 'not_found', 'Route not found');
     }
     const kind = decoded[1];
+    // /object/upload/sign/:bucket/*
+    if (kind === 'upload' && decoded[2] === 'sign' && decoded.length >= 5) {
+      const [bucketId, ...rest] = /** @type {[string, ...string[]]} */ (decoded.slice(3));
+      const name = rest.join('/');
+      if (method === 'POST') return { status: 200, body: await signUploadUrl(req, needCaller(), bucketId, name) };
+      if (method === 'PUT') return { status: 200, body: await uploadSigned(req, url, bucketId, name) };
+    }
     // /object/public/:bucket/*
     if (kind === 'public' && (method === 'GET' || method === 'HEAD')) {
       const [bucketId, ...rest] = decoded.slice(2);
@@ -624,6 +755,8 @@ export function createStorageService({ db, withClaims, root }) {
           const msg = e instanceof JwtError && e.reason === 'expired' ? 'jwt expired' : 'invalid signature';
           throw storageError(400, 'InvalidJWT', msg, '400');
         }
+        if (!isDownloadToken(payload))
+          throw storageError(400, 'InvalidSignature', 'Token is not scoped for download', '400');
         if (payload.url !== `${bucketId}/${name}`)
           throw storageError(400, 'InvalidSignature', 'The url do not match the signature', '400');
         const r = await db.query(
