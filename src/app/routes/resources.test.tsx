@@ -47,4 +47,18 @@ describe('/resources gate (route loader)', () => {
     expect(await screen.findByText('page:/auth')).toBeInTheDocument();
     expect(router.state.location.search).toBe('?next=/resources');
   });
+
+  it('goes to /auth on the broadcast sign-out even while this tab still sees the old stored session', async () => {
+    // Across tabs the broadcast can arrive before this tab's localStorage sees the removal
+    // (seen in Chromium under load): the page must follow the auth event, not re-read storage.
+    storeSession({ id: 'u-3', email: 'member@example.com' });
+    const { router } = await renderResources({ userId: 'u-3', tier: 'ebook' });
+    expect(await screen.findByText('Current Tier: Ebook Only')).toBeInTheDocument();
+
+    const otherTab = new BroadcastChannel(AUTH_STORAGE_KEY);
+    otherTab.postMessage({ event: 'SIGNED_OUT', session: null });
+    otherTab.close();
+    expect(await screen.findByText('page:/auth')).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?next=/resources');
+  });
 });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Navigate, useNavigate } from 'react-router-dom';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { resourceCards } from '@/content/resources';
@@ -15,14 +15,14 @@ import { ResourcesView } from './resources-view';
 /**
  * Container for /resources, for the user the route loader let in (the loader is the gate:
  * no session, no page). When the session ends while the page is open (a sign-out in
- * another tab, an expiry that cannot be refreshed, another account signing in) the loader
- * runs again and sends the visitor to sign in; this page's own Sign Out goes home instead.
+ * another tab, an expiry that cannot be refreshed) it sends the visitor to sign in; another
+ * account signing in runs the loader again; this page's own Sign Out goes home instead.
  */
 export function ResourcesScreen({ userId }: { userId: string }) {
   const navigate = useNavigate();
   // Set while this page's own Sign Out runs: that one goes home, not to /auth.
   const [leaving, setLeaving] = useState(false);
-  useSessionRevalidation(userId, { paused: leaving });
+  const sessionUserId = useSessionRevalidation(userId, { paused: leaving });
 
   async function handleSignOut() {
     setLeaving(true);
@@ -34,9 +34,12 @@ export function ResourcesScreen({ userId }: { userId: string }) {
     }
   }
 
+  // Signed out while the page was open (another tab, an expired session): to sign in, and back here afterwards.
+  if (!sessionUserId) return <Navigate to={`${paths.auth}?next=${paths.resources}`} replace />;
+
   return (
     <SignedInResources
-      userId={userId}
+      userId={sessionUserId}
       onSignOut={handleSignOut}
       onSignedOut={() => void navigate(paths.home, { replace: true })}
     />

@@ -10,9 +10,9 @@ import { StaffCheckFailedView, StaffOnlyView, UploadResourcesView } from './admi
  * and offers a retry (never "staff only"). The database refuses non-staff either way.
  */
 export function AdminUploadScreen({ userId }: { userId: string | null }) {
-  useSessionRevalidation(userId);
-  if (!userId) return <StaffOnlyView signedIn={false} />;
-  return <StaffGate userId={userId} />;
+  const sessionUserId = useSessionRevalidation(userId);
+  if (!sessionUserId) return <StaffOnlyView signedIn={false} />;
+  return <StaffGate userId={sessionUserId} />;
 }
 
 function StaffGate({ userId }: { userId: string }) {
