@@ -257,6 +257,17 @@ const lints: Record<string, string> = {
     where c.relkind = 'r' and p.polpermissive and n.nspname not in ${lintExcludedSchemas}
       and r.rolname not like 'pg_%' and r.rolname not like 'supabase%admin' and not r.rolbypassrls
     group by n.nspname, c.relname, r.rolname, act.cmd having count(*) > 1`,
+  // WARN: a public bucket with a broad select policy, so anyone can list every file.
+  '0025 public_bucket_allows_listing': `
+    select b.id || ': ' || p.policyname as hit from storage.buckets b
+    join pg_policies p on p.schemaname = 'storage' and p.tablename = 'objects' and p.cmd in ('SELECT', 'ALL')
+      and p.permissive = 'PERMISSIVE' and p.roles && array['public', 'anon', 'authenticated']::name[]
+    where b.public and (
+      p.qual is null
+      or replace(replace(replace(lower(p.qual), ' ', ''), e'\\n', ''), e'\\t', '') in ('true', '(true)', '1=1', '(1=1)')
+      or (regexp_match(p.qual, '\\A\\s*\\(*\\s*bucket_id\\s*=\\s*(''(?:[^'']|'''')*'')(\\s*::\\s*[[:alnum:]_.]+)?\\s*\\)*\\s*\\Z', 'i'))[1]
+         = quote_literal(b.id)
+    )`,
   // WARN: a security definer function in an API schema that anon may execute.
   '0028 anon_security_definer_function_executable': `
     select p.oid::regprocedure::text as hit from pg_proc p join pg_namespace n on n.oid = p.pronamespace
@@ -298,6 +309,10 @@ const lintProbes: Record<string, { sql: string; hit: string }> = {
   '0006 multiple_permissive_policies': {
     sql: `create policy "probe" on public.user_tiers for select to authenticated using (false);`,
     hit: 'public.user_tiers authenticated SELECT',
+  },
+  '0025 public_bucket_allows_listing': {
+    sql: `create policy "probe" on storage.objects for select to anon using (bucket_id = 'avatars');`,
+    hit: 'avatars: probe',
   },
   '0028 anon_security_definer_function_executable': {
     sql: `alter function public.is_staff() security definer;`,
