@@ -111,7 +111,6 @@ export type Database = {
       current_tier_rank: { Args: Record<PropertyKey, never>; Returns: number };
       is_own_avatar_path: { Args: { name: string }; Returns: boolean };
       is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
-      object_fits_bucket: { Args: { bucket: string; metadata: Json }; Returns: boolean };
       resource_path_tier: { Args: { name: string }; Returns: string };
       set_user_tier: {
         Args: { new_tier: Database['public']['Enums']['tier']; target_user: string };

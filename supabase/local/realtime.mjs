@@ -329,17 +329,56 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
     });
   }
 
-  /** Reads the row as the subscriber; null when RLS (or grants) hide it. */
-  async function visibleRow(claims, table, record) {
-    if (!table.pk.length || !record) return null;
+  /**
+   * The columns of a table the role may select, as hosted `realtime.apply_rls` reads them
+   * (has_column_privilege ... 'SELECT'). Asked as the superuser, once per change and role.
+   */
+  async function selectable(role, table) {
+    const r = await db.query(
+      `select coalesce(array_agg(a.attname::text order by a.attnum)
+                 filter (where has_column_privilege($1, a.attrelid, a.attnum, 'SELECT')), '{}') as columns
+       from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+       where c.oid = (quote_ident($2) || '.' || quote_ident($3))::regclass`,
+      [role, table.schema, table.name],
+    );
+    return { columns: new Set(r.rows[0]?.columns ?? []) };
+  }
+
+  /** Whether the supabase_realtime publication publishes this kind of change (publish = '...'). */
+  async function published(type) {
+    const r = await db.query(
+      `select coalesce(bool_or(case $1 when 'INSERT' then pubinsert when 'UPDATE' then pubupdate
+                                       when 'DELETE' then pubdelete else false end), false) as on
+       from pg_publication where pubname = 'supabase_realtime'`,
+      [type],
+    );
+    return r.rows[0]?.on === true;
+  }
+
+  /** Keeps only the named columns of a row. */
+  function pick(row, names) {
+    return row ? Object.fromEntries(Object.entries(row).filter(([k]) => names.has(k))) : {};
+  }
+
+  /**
+   * Reads the row as the subscriber, only the columns its role may select; null when RLS
+   * hides it, or the role may select no column of its primary key (hosted answers that with
+   * an error, never a row).
+   */
+  async function visibleRow(claims, table, record, columns) {
+    if (!table.pk.length || !record || !table.pk.every((k) => columns.has(k))) return null;
     const params = table.pk.map((k) => (record[k] == null ? null : String(record[k])));
     const where = table.pk
       .map((k, i) => `${quoteIdent(k)} = ($${i + 1}::text)::${table.columns.get(k)?.type ?? 'text'}`)
       .join(' and ');
+    const list = [...table.columns.keys()]
+      .filter((k) => columns.has(k))
+      .map(quoteIdent)
+      .join(', ');
     try {
       return await withClaims(db, claims, async (tx) => {
         const r = await tx.query(
-          `select row_to_json(_t)::text as row from ${quoteIdent(table.schema)}.${quoteIdent(table.name)} as _t where ${where}`,
+          `select row_to_json(_t)::text as row from (select ${list} from ${quoteIdent(table.schema)}.${quoteIdent(table.name)} where ${where}) as _t`,
           params,
         );
         return r.rows[0] ? JSON.parse(r.rows[0].row) : null;
@@ -353,9 +392,17 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
     if (!change || typeof change !== 'object' || change.truncated) return;
     const table = await schema.table(change.schema, change.table);
     if (!table) return;
+    // Like a logical replication slot: a change the publication does not publish never
+    // reaches Realtime (profiles publishes no DELETE: its key is the user id).
+    if (!(await published(change.type))) return;
     const record = change.record ?? null;
+    /** @type {Map<string, Promise<{ columns: Set<string> }>>} */
+    const privileges = new Map();
+    const privilegesOf = (role) => {
+      if (!privileges.has(role)) privileges.set(role, selectable(role, table));
+      return /** @type {Promise<{ columns: Set<string> }>} */ (privileges.get(role));
+    };
     const pkOnly = (row) => (row ? Object.fromEntries(table.pk.map((k) => [k, row[k]])) : {});
-    const columns = [...table.columns.entries()].map(([name, c]) => ({ name, type: c.udt }));
     // A DELETE goes out with only the primary key of the old row (the row is gone, so RLS can
     // no longer be asked about it), as hosted Realtime sends it for a table with RLS. Its
     // filters are matched against that same key-only row, as Realtime matches them against
@@ -380,10 +427,18 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
           closeExpired(conn, topic, channel);
           continue;
         }
-        // DELETE: the row is gone, so (like Realtime) only its primary key goes out, unchecked.
+        // Each role gets only the columns it may select (anon: none of profiles), in the
+        // record, the old record and the column list, as hosted apply_rls builds them.
+        const allowed = await privilegesOf(channel.claims?.role ?? 'anon');
+        const columns = [...table.columns.entries()]
+          .filter(([name]) => allowed.columns.has(name))
+          .map(([name, c]) => ({ name, type: c.udt }));
+        // The old row carries the replica identity (the primary key), and of it only what the
+        // role may select. DELETE: the row is gone, so RLS cannot be asked: it goes out unchecked.
+        const oldRecord = pick(pkOnly(change.old_record), allowed.columns);
         let visible = true;
         if (change.type !== 'DELETE') {
-          visible = await visibleRow(channel.claims, table, record);
+          visible = await visibleRow(channel.claims, table, record, allowed.columns);
           // PGlite runs each check on this thread: let sockets and HTTP requests in between,
           // then make sure the channel was not left or closed meanwhile.
           await nextTurn();
@@ -398,9 +453,9 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
           type: change.type,
           columns,
           record: change.type === 'DELETE' ? undefined : visible,
-          old_record: change.type === 'INSERT' ? undefined : pkOnly(change.old_record),
+          old_record: change.type === 'INSERT' ? undefined : oldRecord,
           new: change.type === 'DELETE' ? {} : visible,
-          old: change.type === 'INSERT' ? {} : pkOnly(change.old_record),
+          old: change.type === 'INSERT' ? {} : oldRecord,
           errors: null,
         };
         send(conn, channel.joinRef, null, topic, 'postgres_changes', { ids, data });

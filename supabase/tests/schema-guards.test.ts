@@ -135,12 +135,20 @@ describe('privileges', () => {
       `select p.oid::regprocedure::text as fn, p.proconfig as config from pg_proc p
        where p.pronamespace = 'public'::regnamespace and p.prosecdef order by 1`,
     );
-    expect(rows.map((r) => r.fn)).toEqual([
-      'audit_user_tier_change()',
-      'handle_new_user()',
-      'is_staff()',
-      'object_fits_bucket(text,jsonb)',
-      'set_user_tier(uuid,tier)',
+    expect(rows.map((r) => r.fn)).toEqual(['audit_user_tier_change()', 'handle_new_user()']);
+    for (const row of rows) expect(row.config, row.fn).toContain('search_path=""');
+  });
+
+  it("the helpers that need their owner's rights live in private, each pinning search_path to empty", async () => {
+    const { rows } = await db.query<{ fn: string; definer: boolean; config: string[] | null }>(
+      `select p.oid::regprocedure::text as fn, p.prosecdef as definer, p.proconfig as config from pg_proc p
+       where p.pronamespace = 'private'::regnamespace order by 1`,
+    );
+    expect(rows.map((r) => [r.fn, r.definer])).toEqual([
+      ['private.delete_avatar_of_deleted_user()', true],
+      ['private.is_staff()', true],
+      ['private.object_fits_bucket(text,jsonb)', true],
+      ['private.set_user_tier(uuid,tier)', true],
     ]);
     for (const row of rows) expect(row.config, row.fn).toContain('search_path=""');
   });
@@ -178,6 +186,184 @@ describe('privileges', () => {
       expect(rows.find((r) => r.fn === fn)).toMatchObject({ anon: false, authenticated: false });
     }
   });
+});
+
+/**
+ * The database linter's (supabase/splinter) ERROR and WARN checks that can fire on this
+ * schema, plus 0008 (INFO, named in issue 10), rewritten from their public definitions. Each
+ * lists offending objects; all must list none. The API schemas come from config.toml, as
+ * hosted sets pgrst.db_schemas from the project's API settings.
+ */
+const lintExcludedSchemas = `('_timescaledb_cache', '_timescaledb_catalog', '_timescaledb_config', '_timescaledb_internal',
+  'auth', 'cron', 'extensions', 'graphql', 'graphql_public', 'information_schema', 'net', 'pgmq', 'pgroonga', 'pgsodium',
+  'pgsodium_masks', 'pgtle', 'pgbouncer', 'pg_catalog', 'realtime', 'repack', 'storage', 'supabase_functions',
+  'supabase_migrations', 'tiger', 'topology', 'vault')`;
+const apiSchemas = `array(select trim(unnest(string_to_array(current_setting('pgrst.db_schemas', true), ','))))`;
+
+const lints: Record<string, string> = {
+  // ERROR: policies exist but RLS is off.
+  '0007 policy_exists_rls_disabled': `
+    select n.nspname || '.' || c.relname as hit from pg_policy p
+    join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
+    where not c.relrowsecurity and n.nspname not in ${lintExcludedSchemas}
+    group by 1`,
+  // INFO: RLS on, no policy at all.
+  '0008 rls_enabled_no_policy': `
+    select n.nspname || '.' || c.relname as hit from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+    where c.relkind = 'r' and c.relrowsecurity and n.nspname not in ${lintExcludedSchemas}
+      and not exists (select 1 from pg_policy p where p.polrelid = c.oid)
+      and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype = 'e')`,
+  // ERROR: a view in an API schema that runs with its owner's rights.
+  '0010 security_definer_view': `
+    select n.nspname || '.' || c.relname as hit from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+    where c.relkind = 'v' and n.nspname = any(${apiSchemas}) and n.nspname not in ${lintExcludedSchemas}
+      and not coalesce(c.reloptions && array['security_invoker=true', 'security_invoker=on', 'security_invoker=1'], false)
+      and not exists (select 1 from pg_depend d where d.objid = c.oid and d.deptype = 'e')`,
+  // WARN: a function without a fixed search_path.
+  '0011 function_search_path_mutable': `
+    select p.oid::regprocedure::text as hit from pg_proc p
+    join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname not in ${lintExcludedSchemas}
+      and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+      and not exists (select 1 from unnest(coalesce(p.proconfig, '{}')) c where c like 'search_path=%')`,
+  // ERROR: a table in an API schema without RLS.
+  '0013 rls_disabled_in_public': `
+    select n.nspname || '.' || c.relname as hit from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+    where c.relkind = 'r' and not c.relrowsecurity
+      and n.nspname = any(${apiSchemas}) and n.nspname not in ${lintExcludedSchemas}`,
+  // WARN: auth.uid() / current_setting() evaluated per row instead of once.
+  '0003 auth_rls_initplan': `
+    select schemaname || '.' || tablename || ': ' || policyname as hit
+    from pg_policies p join pg_class c on c.oid = (quote_ident(schemaname) || '.' || quote_ident(tablename))::regclass
+    where c.relrowsecurity and schemaname not in ${lintExcludedSchemas}
+      and exists (
+        select 1 from unnest(array[qual, with_check]) as e(expr), unnest(array['auth.uid()', 'auth.jwt()', 'auth.role()', 'auth.email()']) as f(fn)
+        where e.expr like '%' || f.fn || '%' and lower(e.expr) not like '%select ' || f.fn || '%'
+        union all
+        select 1 from unnest(array[qual, with_check]) as e(expr)
+        where e.expr like '%current\\_setting(%)%' and lower(e.expr) not like '%select current\\_setting(%)%'
+      )`,
+  // WARN: more than one permissive policy for the same role and command.
+  '0006 multiple_permissive_policies': `
+    select n.nspname || '.' || c.relname || ' ' || r.rolname || ' ' || act.cmd as hit
+    from pg_policy p
+    join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
+    join pg_roles r on p.polroles @> array[r.oid] or p.polroles = array[0::oid],
+    lateral unnest(case p.polcmd when 'r' then array['SELECT'] when 'a' then array['INSERT'] when 'w' then array['UPDATE']
+      when 'd' then array['DELETE'] else array['SELECT', 'INSERT', 'UPDATE', 'DELETE'] end) as act(cmd)
+    where c.relkind = 'r' and p.polpermissive and n.nspname not in ${lintExcludedSchemas}
+      and r.rolname not like 'pg_%' and r.rolname not like 'supabase%admin' and not r.rolbypassrls
+    group by n.nspname, c.relname, r.rolname, act.cmd having count(*) > 1`,
+  // WARN: a public bucket with a broad select policy, so anyone can list every file.
+  '0025 public_bucket_allows_listing': `
+    select b.id || ': ' || p.policyname as hit from storage.buckets b
+    join pg_policies p on p.schemaname = 'storage' and p.tablename = 'objects' and p.cmd in ('SELECT', 'ALL')
+      and p.permissive = 'PERMISSIVE' and p.roles && array['public', 'anon', 'authenticated']::name[]
+    where b.public and (
+      p.qual is null
+      or replace(replace(replace(lower(p.qual), ' ', ''), e'\\n', ''), e'\\t', '') in ('true', '(true)', '1=1', '(1=1)')
+      or (regexp_match(p.qual, '\\A\\s*\\(*\\s*bucket_id\\s*=\\s*(''(?:[^'']|'''')*'')(\\s*::\\s*[[:alnum:]_.]+)?\\s*\\)*\\s*\\Z', 'i'))[1]
+         = quote_literal(b.id)
+    )`,
+  // WARN: a security definer function in an API schema that anon may execute.
+  '0028 anon_security_definer_function_executable': `
+    select p.oid::regprocedure::text as hit from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where p.prosecdef and has_function_privilege('anon', p.oid, 'EXECUTE')
+      and n.nspname = any(${apiSchemas}) and n.nspname not in ${lintExcludedSchemas}`,
+  // WARN: the same for authenticated.
+  '0029 authenticated_security_definer_function_executable': `
+    select p.oid::regprocedure::text as hit from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where p.prosecdef and has_function_privilege('authenticated', p.oid, 'EXECUTE')
+      and n.nspname = any(${apiSchemas}) and n.nspname not in ${lintExcludedSchemas}`,
+};
+
+/** A statement per lint that reintroduces it, for the probes below. */
+const lintProbes: Record<string, { sql: string; hit: string }> = {
+  '0007 policy_exists_rls_disabled': {
+    sql: `create table public.lint_probe (id int); create policy "p" on public.lint_probe using (true);`,
+    hit: 'public.lint_probe',
+  },
+  '0008 rls_enabled_no_policy': {
+    sql: `create table public.lint_probe (id int); alter table public.lint_probe enable row level security;`,
+    hit: 'public.lint_probe',
+  },
+  '0010 security_definer_view': {
+    sql: `create view public.lint_probe as select 1 as one;`,
+    hit: 'public.lint_probe',
+  },
+  '0011 function_search_path_mutable': {
+    sql: `create function private.lint_probe() returns int language sql as 'select 1';`,
+    hit: 'private.lint_probe()',
+  },
+  '0013 rls_disabled_in_public': {
+    sql: `create table public.lint_probe (id int);`,
+    hit: 'public.lint_probe',
+  },
+  '0003 auth_rls_initplan': {
+    sql: `create policy "probe" on public.user_tiers for select to authenticated using (user_id = auth.uid());`,
+    hit: 'public.user_tiers: probe',
+  },
+  '0006 multiple_permissive_policies': {
+    sql: `create policy "probe" on public.user_tiers for select to authenticated using (false);`,
+    hit: 'public.user_tiers authenticated SELECT',
+  },
+  '0025 public_bucket_allows_listing': {
+    sql: `create policy "probe" on storage.objects for select to anon using (bucket_id = 'avatars');`,
+    hit: 'avatars: probe',
+  },
+  '0028 anon_security_definer_function_executable': {
+    sql: `alter function public.is_staff() security definer;`,
+    hit: 'is_staff()',
+  },
+  '0029 authenticated_security_definer_function_executable': {
+    sql: `create function public.lint_probe() returns int language sql security definer set search_path = '' as 'select 1';
+          grant execute on function public.lint_probe() to authenticated;`,
+    hit: 'lint_probe()',
+  },
+};
+
+/** The schemas config.toml exposes through the API ([api] schemas). */
+const exposedSchemas = (() => {
+  const toml = readFileSync(path.resolve(migrationsDir, '..', 'config.toml'), 'utf8');
+  const line = /^schemas\s*=\s*(\[.*])/m.exec(toml);
+  return (JSON.parse(line?.[1] ?? '[]') as string[]).join(',');
+})();
+
+async function lintHits(tx: Pick<PGlite, 'query'>, lint: string): Promise<string[]> {
+  await tx.query(`select set_config('pgrst.db_schemas', $1, true)`, [exposedSchemas]);
+  const { rows } = await tx.query<{ hit: string }>(lints[lint]!);
+  return rows.map((r) => r.hit).sort();
+}
+
+describe('database linter (splinter) checks', () => {
+  it('the API exposes public and graphql_public, not private', () => {
+    expect(exposedSchemas).toBe('public,graphql_public');
+  });
+
+  for (const lint of Object.keys(lints)) {
+    it(`${lint}: nothing`, async () => {
+      const hits = await db.transaction(async (tx) => {
+        const found = await lintHits(tx, lint);
+        await tx.rollback();
+        return found;
+      });
+      expect(hits).toEqual([]);
+    });
+
+    it(`${lint}: a migration that reintroduces it is caught (probe, rolled back)`, async () => {
+      const probe = lintProbes[lint]!;
+      const hits = await db.transaction(async (tx) => {
+        await tx.exec(probe.sql);
+        const found = await lintHits(tx, lint);
+        await tx.rollback();
+        return found;
+      });
+      expect(hits).toContain(probe.hit);
+    });
+  }
 });
 
 /**
@@ -302,6 +488,61 @@ describe('platform wiring', () => {
       `select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime'`,
     );
     expect(rows).toEqual([{ schemaname: 'public', tablename: 'profiles' }]);
+  });
+
+  it('realtime publishes inserts and updates only: a DELETE would send every subscriber the deleted user id', async () => {
+    const { rows } = await db.query(
+      `select pubinsert, pubupdate, pubdelete, pubtruncate from pg_publication where pubname = 'supabase_realtime'`,
+    );
+    expect(rows).toEqual([{ pubinsert: true, pubupdate: true, pubdelete: false, pubtruncate: false }]);
+  });
+
+  describe('account deletion', () => {
+    /** Deletes a demo user (as the auth server would) and returns the avatars objects left, rolled back. */
+    async function avatarsLeftAfterDeleting(user: string, hostedDeleteGuard: boolean): Promise<string[]> {
+      return db.transaction(async (tx) => {
+        if (hostedDeleteGuard) {
+          // Hosted Storage refuses direct SQL deletes unless storage.allow_delete_query is 'true'
+          // (storage.protect_delete, a statement trigger); the stand-in does not have it.
+          await tx.exec(`
+          create function storage.probe_protect_delete() returns trigger language plpgsql as $$
+          begin
+            if coalesce(current_setting('storage.allow_delete_query', true), 'false') <> 'true' then
+              raise exception 'Direct deletion from storage tables is not allowed' using errcode = '42501';
+            end if;
+            return null;
+          end $$;
+          create trigger probe_protect_delete before delete on storage.objects
+            for each statement execute function storage.probe_protect_delete();`);
+        }
+        await tx.query(
+          `insert into storage.objects (bucket_id, name, metadata) values
+           ('avatars', $1 || '/avatar.png', '{"mimetype": "image/png", "size": 10}'),
+           ('avatars', $2 || '/avatar.png', '{"mimetype": "image/png", "size": 10}'),
+           ('resources', 'ebook/guide/' || $1 || '.pdf', '{"mimetype": "application/pdf", "size": 10}')`,
+          [user, demo.ebook],
+        );
+        await tx.query(`delete from auth.users where id = $1`, [user]);
+        const { rows } = await tx.query<{ name: string }>(
+          `select bucket_id || ':' || name as name from storage.objects order by 1`,
+        );
+        const setting = await tx.query<{ allowed: string | null }>(
+          `select current_setting('storage.allow_delete_query', true) as allowed`,
+        );
+        expect(setting.rows[0]?.allowed ?? '').not.toBe('true');
+        await tx.rollback();
+        return rows.map((r) => r.name);
+      });
+    }
+
+    for (const hostedDeleteGuard of [false, true]) {
+      it(`deleting a user deletes their avatar and nothing else${hostedDeleteGuard ? " (with hosted Storage's delete guard)" : ''}`, async () => {
+        expect(await avatarsLeftAfterDeleting(demo.notier, hostedDeleteGuard)).toEqual([
+          `avatars:${demo.ebook}/avatar.png`,
+          `resources:ebook/guide/${demo.notier}.pdf`,
+        ]);
+      });
+    }
   });
 
   it('every migration is recorded as applied, in file order', async () => {

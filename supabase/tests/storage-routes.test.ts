@@ -173,7 +173,7 @@ describe('the policies read the metadata hosted Storage tests ({mimetype, conten
 
   it('object_fits_bucket reads contentLength and size', async () => {
     const { rows } = await db.query<{ fits: boolean }>(
-      `select public.object_fits_bucket('avatars', m) as fits from unnest($1::jsonb[]) with ordinality as t(m, i) order by i`,
+      `select private.object_fits_bucket('avatars', m) as fits from unnest($1::jsonb[]) with ordinality as t(m, i) order by i`,
       [
         [
           { mimetype: 'image/png', contentLength: 100 },

@@ -1,6 +1,7 @@
 // The realtime websocket against hostile or careless clients: frames that used to throw out
 // of the socket handler (and end the process), a socket joining channels without end, and
-// DELETE filters used to test guesses about a deleted row's hidden columns.
+// DELETE events: not published for profiles, and where published, only what the role may
+// select, with filters that cannot test guesses about a deleted row's hidden columns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ANON_KEY, SERVICE_ROLE_KEY } from '../keys.mjs';
@@ -113,51 +114,116 @@ describe('channels per connection', () => {
   });
 });
 
-describe('DELETE filters', () => {
-  it('match only the primary key that goes out, never hidden columns of the deleted row', async () => {
-    const { data: created, error } = await admin.auth.admin.createUser({
-      email: uniqueEmail('victim'),
-      password: 'victim-password',
-      email_confirm: true,
+/** Creates a user (the on_auth_user_created trigger makes their profile row) with a name to guess. */
+async function victimUser(): Promise<string> {
+  const { data: created, error } = await admin.auth.admin.createUser({
+    email: uniqueEmail('victim'),
+    password: 'victim-password',
+    email_confirm: true,
+  });
+  expect(error).toBeNull();
+  const victim = created.user!.id;
+  const named = await admin.from('profiles').update({ display_name: 'Victim Secret' }).eq('id', victim);
+  expect(named.error).toBeNull();
+  return victim;
+}
+
+/** Changes are dispatched in commit order: once this later change arrives, earlier ones have been offered to every channel. */
+async function marker(s: Awaited<ReturnType<typeof rawSocket>>) {
+  expect((await ebook.from('profiles').update({ display_name: 'Marker' }).eq('id', EBOOK_ID)).error).toBeNull();
+  await s.next('marker UPDATE', (f) => f.topic === 'realtime:marker' && f.event === 'postgres_changes');
+}
+
+/** Runs fn while the publication also publishes DELETE, as a table whose ids are not private may. */
+async function withDeletesPublished(fn: () => Promise<void>) {
+  await server.db.exec(`alter publication supabase_realtime set (publish = 'insert, update, delete')`);
+  try {
+    await fn();
+  } finally {
+    await server.db.exec(`alter publication supabase_realtime set (publish = 'insert, update')`);
+  }
+}
+
+describe('DELETE events', () => {
+  it('are not published for profiles: deleting an account tells no subscriber its id', async () => {
+    const victim = await victimUser();
+    const anon = await rawSocket();
+    const service = await rawSocket(SERVICE_ROLE_KEY);
+    const binding = { postgres_changes: [{ event: 'DELETE', schema: 'public', table: 'profiles' }] };
+    anon.join('realtime:anon-deletes', '1', { config: binding });
+    service.join('realtime:service-deletes', '1', { config: binding });
+    service.join('realtime:marker', '2', {
+      config: {
+        postgres_changes: [{ event: 'UPDATE', schema: 'public', table: 'profiles', filter: `id=eq.${EBOOK_ID}` }],
+      },
     });
-    expect(error).toBeNull();
-    const victim = created.user!.id;
-    // The on_auth_user_created trigger made the victim's profile row; give it a name to guess.
-    const named = await admin.from('profiles').update({ display_name: 'Victim Secret' }).eq('id', victim);
-    expect(named.error).toBeNull();
+    expect((await anon.replyTo('1')).payload.status).toBe('ok');
+    for (const ref of ['1', '2']) expect((await service.replyTo(ref)).payload.status).toBe('ok');
 
-    const s = await rawSocket();
-    const token = SERVICE_ROLE_KEY;
-    const watch = (topic: string, ref: string, binding: Record<string, string>) =>
-      s.join(topic, ref, {
-        access_token: token,
-        config: { postgres_changes: [{ schema: 'public', table: 'profiles', ...binding }] },
-      });
-    watch('realtime:guess-right', '1', { event: 'DELETE', filter: 'display_name=eq.Victim Secret' });
-    watch('realtime:guess-wrong', '2', { event: 'DELETE', filter: 'display_name=eq.Someone Else' });
-    watch('realtime:by-key', '3', { event: 'DELETE', filter: `id=eq.${victim}` });
-    watch('realtime:by-user-id', '4', { event: 'DELETE', filter: `user_id=eq.${victim}` });
-    watch('realtime:marker', '5', { event: 'UPDATE', filter: `id=eq.${EBOOK_ID}` });
-    for (const ref of ['1', '2', '3', '4', '5']) expect((await s.replyTo(ref)).payload.status).toBe('ok');
+    // Deleted as the auth server deletes a user; the profile row goes with it (on delete cascade).
+    await server.db.query(`delete from auth.users where id = $1`, [victim]);
+    expect((await server.db.query(`select 1 from public.profiles where id = $1`, [victim])).rows).toEqual([]);
+    await marker(service);
+    expect([...anon.frames, ...service.frames].filter((f) => f.payload.data?.eventType === 'DELETE')).toEqual([]);
+    anon.ws.close();
+    service.ws.close();
+  });
 
-    const del = await admin.from('profiles').delete().eq('id', victim);
-    expect(del.error).toBeNull();
-    const byKey = await s.next(
-      'DELETE on the key filter',
-      (f) => f.topic === 'realtime:by-key' && f.event === 'postgres_changes',
-    );
-    expect(byKey.payload.data).toMatchObject({ eventType: 'DELETE', old_record: { id: victim } });
-    expect(Object.keys(byKey.payload.data?.old_record ?? {})).toEqual(['id']);
+  it('where DELETE is published, each role gets only the columns it may select: anon {}, a user the key', async () => {
+    await withDeletesPublished(async () => {
+      const victim = await victimUser();
+      const anon = await rawSocket();
+      const user = await rawSocket();
+      const binding = { postgres_changes: [{ event: 'DELETE', schema: 'public', table: 'profiles' }] };
+      anon.join('realtime:anon', '1', { config: binding });
+      const { data } = await ebook.auth.getSession();
+      user.join('realtime:user', '1', { access_token: data.session!.access_token, config: binding });
+      expect((await anon.replyTo('1')).payload.status).toBe('ok');
+      expect((await user.replyTo('1')).payload.status).toBe('ok');
 
-    // Changes are dispatched in commit order: once this later one arrives, the DELETE has
-    // been offered to every channel.
-    expect((await ebook.from('profiles').update({ display_name: 'Marker' }).eq('id', EBOOK_ID)).error).toBeNull();
-    await s.next('marker UPDATE', (f) => f.topic === 'realtime:marker' && f.event === 'postgres_changes');
-    expect(
-      s.frames.filter(
-        (f) => f.event === 'postgres_changes' && f.topic !== 'realtime:by-key' && f.topic !== 'realtime:marker',
-      ),
-    ).toEqual([]);
-    s.ws.close();
+      expect((await admin.from('profiles').delete().eq('id', victim)).error).toBeNull();
+      const toAnon = await anon.next('DELETE to anon', (f) => f.event === 'postgres_changes');
+      const toUser = await user.next('DELETE to a user', (f) => f.event === 'postgres_changes');
+      expect(toAnon.payload.data).toMatchObject({ eventType: 'DELETE', old_record: {}, old: {}, columns: [] });
+      expect(toUser.payload.data).toMatchObject({ eventType: 'DELETE', old_record: { id: victim } });
+      expect(Object.keys(toUser.payload.data?.old_record ?? {})).toEqual(['id']);
+      anon.ws.close();
+      user.ws.close();
+    });
+  });
+
+  it('filters match only the primary key that goes out, never hidden columns of the deleted row', async () => {
+    await withDeletesPublished(async () => {
+      const victim = await victimUser();
+      const s = await rawSocket();
+      const watch = (topic: string, ref: string, binding: Record<string, string>) =>
+        s.join(topic, ref, {
+          access_token: SERVICE_ROLE_KEY,
+          config: { postgres_changes: [{ schema: 'public', table: 'profiles', ...binding }] },
+        });
+      watch('realtime:guess-right', '1', { event: 'DELETE', filter: 'display_name=eq.Victim Secret' });
+      watch('realtime:guess-wrong', '2', { event: 'DELETE', filter: 'display_name=eq.Someone Else' });
+      watch('realtime:by-key', '3', { event: 'DELETE', filter: `id=eq.${victim}` });
+      watch('realtime:by-user-id', '4', { event: 'DELETE', filter: `user_id=eq.${victim}` });
+      watch('realtime:marker', '5', { event: 'UPDATE', filter: `id=eq.${EBOOK_ID}` });
+      for (const ref of ['1', '2', '3', '4', '5']) expect((await s.replyTo(ref)).payload.status).toBe('ok');
+
+      const del = await admin.from('profiles').delete().eq('id', victim);
+      expect(del.error).toBeNull();
+      const byKey = await s.next(
+        'DELETE on the key filter',
+        (f) => f.topic === 'realtime:by-key' && f.event === 'postgres_changes',
+      );
+      expect(byKey.payload.data).toMatchObject({ eventType: 'DELETE', old_record: { id: victim } });
+      expect(Object.keys(byKey.payload.data?.old_record ?? {})).toEqual(['id']);
+
+      await marker(s);
+      expect(
+        s.frames.filter(
+          (f) => f.event === 'postgres_changes' && f.topic !== 'realtime:by-key' && f.topic !== 'realtime:marker',
+        ),
+      ).toEqual([]);
+      s.ws.close();
+    });
   });
 });
