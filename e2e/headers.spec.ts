@@ -111,3 +111,48 @@ test('a signed-in subscriber’s resources, realtime and avatar run under the po
   await expect(page.getByText('Signed out successfully')).toBeVisible();
   expect(await violations()).toEqual([]);
 });
+
+/** A page at `parentUrl` (answered here) that frames the site's home page. */
+async function framedBy(page: Page, parentUrl: string, siteUrl: string) {
+  // The parent is a public https page and the test's site is on 127.0.0.1: Chromium asks
+  // the user before a public page reaches the local network. Grant it, as a deployed site
+  // on a public host never needs.
+  await page.context().grantPermissions(['local-network-access'], { origin: new URL(parentUrl).origin });
+  await page.route(parentUrl, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><title>Parent</title><iframe title="The app" src="${siteUrl}/" width="1200" height="800"></iframe>`,
+    }),
+  );
+  await page.goto(parentUrl);
+}
+
+test('the marketplace admin may frame the site, and the purchase button loads its SDK', async ({ page, baseURL }) => {
+  const violations = await watchViolations(page);
+  // The SDK and the storefront are outside the test: a stand-in SDK that registers itself.
+  await page.route(site.urls.marketplaceSdk, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: 'window.shopify = {};' }),
+  );
+  await page.route(`${site.urls.storefrontProduct}**`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<title>Storefront</title>' }),
+  );
+  await framedBy(page, 'https://admin.shopify.com/store/demo/apps/yes-you-can', baseURL!);
+
+  const app = page.frameLocator('iframe[title="The app"]');
+  await app.getByRole('link', { name: landing.price.buy }).click();
+  // The SDK ran and opened the storefront in the top window (a blocked SDK opens a new tab).
+  await expect(page).toHaveURL(site.urls.storefrontProduct);
+  expect(await violations()).toEqual([]);
+});
+
+test('any other site framing the app gets a blocked frame', async ({ page, baseURL }) => {
+  await framedBy(page, 'https://framer.example/', baseURL!);
+  await expect
+    .poll(() =>
+      page
+        .frames()
+        .find((frame) => frame !== page.mainFrame())
+        ?.url(),
+    )
+    .toMatch(/^chrome-error:/);
+});
