@@ -2,7 +2,7 @@
 // send exactly the headers in dist/_headers (so the end-to-end suite runs under the shipped
 // policy). The dev server is left alone: Vite's dev client needs inline scripts and its own
 // websocket, and a development page is never served to visitors.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { headersFor, securityHeaders, toHeadersFile, toRedirectsFile, toVercelJson } from './security-headers.mjs';
 
@@ -49,6 +49,7 @@ export function securityHeadersPlugin() {
     },
     configurePreviewServer(server) {
       const file = path.resolve(config.root, config.build.outDir, '_headers');
+      if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` before the preview.`);
       const rules = parseHeadersFile(readFileSync(file, 'utf8'));
       server.middlewares.use((req, res, next) => {
         const pathname = new URL(req.url ?? '/', 'http://preview.invalid').pathname;
