@@ -100,8 +100,11 @@ test('a signed-in subscriber’s resources, realtime and avatar run under the po
   await expect(page.getByRole('link', { name: 'Download book-planning-worksheet.pdf' })).toBeVisible();
   expect(await violations()).toEqual([]);
 
-  // The avatar is an image from the Supabase origin: it has loaded, not been blocked.
+  // The account menu subscribes to the profile over Supabase Realtime (connect-src ws:/wss:).
+  const realtime = page.waitForEvent('websocket', (socket) => socket.url().includes('/realtime/v1/'));
   await page.goto('/upgrade');
+  await realtime;
+  // The avatar is an image from the Supabase origin: it has loaded, not been blocked.
   await expect(page.getByRole('button', { name: 'Account menu' }).getByRole('img')).toHaveJSProperty('naturalWidth', 1);
   expect(await violations()).toEqual([]);
 
