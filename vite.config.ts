@@ -2,11 +2,13 @@ import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
+import { securityHeadersPlugin } from './scripts/vite-security-headers.mjs';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  // The production headers: written into dist/ by the build and sent by `vite preview`.
+  plugins: [react(), tailwindcss(), securityHeadersPlugin()],
   resolve: { alias: { '@': src } },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },

@@ -1,0 +1,61 @@
+// Vite plugin: writes the static hosts' header files into the build, and makes `vite preview`
+// send exactly the headers in dist/_headers (so the end-to-end suite runs under the shipped
+// policy). The dev server is left alone: Vite's dev client needs inline scripts and its own
+// websocket, and a development page is never served to visitors.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { headersFor, securityHeaders, toHeadersFile, toRedirectsFile, toVercelJson } from './security-headers.mjs';
+
+/**
+ * Rules read back from a `_headers` file (the subset `toHeadersFile` writes).
+ * @param {string} text
+ * @returns {{ path: string, headers: Record<string, string> }[]}
+ */
+export function parseHeadersFile(text) {
+  /** @type {{ path: string, headers: Record<string, string> }[]} */
+  const rules = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (!line.trim() || line.trim().startsWith('#')) continue;
+    if (!/^\s/.test(line)) {
+      rules.push({ path: line.trim(), headers: {} });
+      continue;
+    }
+    const rule = rules.at(-1);
+    const colon = line.indexOf(':');
+    if (!rule || colon < 0) throw new Error(`_headers: a header line outside a path rule: ${line}`);
+    rule.headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return rules;
+}
+
+/** @returns {import('vite').Plugin} */
+export function securityHeadersPlugin() {
+  /** @type {import('vite').ResolvedConfig} */
+  let config;
+  return {
+    name: 'yyc-security-headers',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    generateBundle() {
+      const supabaseUrl = String(config.env.VITE_SUPABASE_URL ?? '').trim();
+      if (!supabaseUrl) {
+        this.error('VITE_SUPABASE_URL must be set at build time: the Content-Security-Policy names its origin.');
+      }
+      const rules = securityHeaders({ supabaseUrl });
+      this.emitFile({ type: 'asset', fileName: '_headers', source: toHeadersFile(rules) });
+      this.emitFile({ type: 'asset', fileName: '_redirects', source: toRedirectsFile() });
+      this.emitFile({ type: 'asset', fileName: 'vercel.json', source: toVercelJson(rules) });
+    },
+    configurePreviewServer(server) {
+      const file = path.resolve(config.root, config.build.outDir, '_headers');
+      if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` before the preview.`);
+      const rules = parseHeadersFile(readFileSync(file, 'utf8'));
+      server.middlewares.use((req, res, next) => {
+        const pathname = new URL(req.url ?? '/', 'http://preview.invalid').pathname;
+        for (const [name, value] of Object.entries(headersFor(rules, pathname))) res.setHeader(name, value);
+        next();
+      });
+    },
+  };
+}
