@@ -1,5 +1,3 @@
-// First: configures zod before any module parses with it.
-import '@/config/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';

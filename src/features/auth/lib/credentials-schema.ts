@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/config/zod-config';
 
 /** The one credential schema of the auth page; its messages are the spec's (section 5). */
 export const credentialsSchema = z.object({
