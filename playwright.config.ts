@@ -35,6 +35,8 @@ const site = {
 
 export default defineConfig({
   testDir: 'e2e',
+  // Seeds the sample files into a real stack; a no-op against the stand-in, which seeds itself.
+  globalSetup: './e2e/global-setup.ts',
   fullyParallel: true,
   workers: 2,
   retries: 0,
