@@ -167,10 +167,10 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
   }
 
   /** Verifies a user's bearer token: signed, unexpired, a real user, a live session. */
-  function claimsOf(token) {
+  async function claimsOf(token) {
     if (!token) throw authError(401, 'no_authorization', 'This endpoint requires a valid Bearer token');
     try {
-      return verifyJwt(token);
+      return await verifyJwt(token);
     } catch (e) {
       const reason = e instanceof JwtError ? e.message : 'token is malformed';
       throw authError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${reason}`);
@@ -178,7 +178,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
   }
 
   async function currentUser(token) {
-    const claims = claimsOf(token);
+    const claims = await claimsOf(token);
     if (!claims.sub || claims.role === 'anon' || claims.role === 'service_role') {
       throw authError(403, 'bad_jwt', 'invalid claim: missing sub claim');
     }
@@ -192,8 +192,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     return { user, claims };
   }
 
-  function requireAdmin(token) {
-    const claims = claimsOf(token);
+  async function requireAdmin(token) {
+    const claims = await claimsOf(token);
     if (claims.role !== 'service_role' && claims.role !== 'supabase_admin') {
       throw authError(403, 'not_admin', 'User not allowed');
     }
@@ -308,10 +308,10 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     return sessionJson(fresh, sessionId, token, amr);
   }
 
-  function sessionJson(user, sessionId, refreshToken, amr) {
+  async function sessionJson(user, sessionId, refreshToken, amr) {
     const now = Math.floor(Date.now() / 1000);
     return {
-      access_token: accessToken(user, sessionId, amr),
+      access_token: await accessToken(user, sessionId, amr),
       token_type: 'bearer',
       expires_in: jwtExpiry,
       expires_at: now + jwtExpiry,
@@ -605,7 +605,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     const route = `${method} /${path.replace(/\/+$/, '')}`;
     const admin = /^\/?admin\/users(?:\/([^/]+))?$/.exec(path.replace(/\/+$/, ''));
     if (admin) {
-      requireAdmin(token);
+      await requireAdmin(token);
       let id = null;
       if (admin[1]) {
         try {

@@ -89,9 +89,9 @@ export function matchesFilter(filter, record) {
   return x >= y;
 }
 
-function claimsFromToken(token) {
+async function claimsFromToken(token) {
   try {
-    const claims = verifyJwt(token);
+    const claims = await verifyJwt(token);
     if (!['anon', 'authenticated', 'service_role'].includes(claims.role)) return { error: 'Invalid JWT role' };
     return { claims };
   } catch (e) {
@@ -183,8 +183,8 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
     };
   }
 
-  /** Handles one frame; never throws (see `handle` for the protocol itself). */
-  function onMessage(conn, data, defaultClaims) {
+  /** Handles one frame; never rejects (see `handle` for the protocol itself). */
+  async function onMessage(conn, data, defaultClaims) {
     let msg;
     try {
       msg = decode(conn, data);
@@ -193,7 +193,7 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
     }
     if (typeof msg.topic !== 'string' || typeof msg.event !== 'string') return;
     try {
-      handle(conn, msg, defaultClaims);
+      await handle(conn, msg, defaultClaims);
     } catch (err) {
       log(`[realtime] failed to handle ${msg.event} on ${msg.topic}: ${err?.message ?? err}`);
       try {
@@ -214,7 +214,7 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
     }
   }
 
-  function handle(conn, msg, defaultClaims) {
+  async function handle(conn, msg, defaultClaims) {
     if (msg.topic === 'phoenix' && msg.event === 'heartbeat') {
       reply(conn, msg, 'ok', {});
       return;
@@ -227,7 +227,7 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
       }
       let claims = defaultClaims;
       if (join.accessToken !== undefined) {
-        const r = claimsFromToken(join.accessToken);
+        const r = await claimsFromToken(join.accessToken);
         if (r.error) {
           reply(conn, msg, 'error', { reason: r.error });
           return;
@@ -270,7 +270,7 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
     const channel = conn.channels.get(msg.topic);
     if (msg.event === 'access_token') {
       if (channel && typeof msg.payload?.access_token === 'string') {
-        const r = claimsFromToken(msg.payload.access_token);
+        const r = await claimsFromToken(msg.payload.access_token);
         if (r.error) {
           send(conn, channel.joinRef, null, msg.topic, 'system', {
             message: r.error,
@@ -296,9 +296,9 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
   }
 
   /** Handles an HTTP upgrade for /realtime/v1/websocket; refuses a missing or bad apikey. */
-  function upgrade(req, socket, head, url) {
+  async function upgrade(req, socket, head, url) {
     const apikey = url.searchParams.get('apikey') ?? req.headers.apikey;
-    const r = typeof apikey === 'string' ? claimsFromToken(apikey) : { error: 'No API key found in request' };
+    const r = typeof apikey === 'string' ? await claimsFromToken(apikey) : { error: 'No API key found in request' };
     if (r.error) {
       socket.write(
         `HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${JSON.stringify({ message: r.error })}`,
@@ -309,15 +309,19 @@ export function createRealtimeService({ db, withClaims, schema, log }) {
     wss.handleUpgrade(req, socket, head, (ws) => {
       const conn = { ws, v2: url.searchParams.get('vsn') === '2.0.0', channels: new Map() };
       sockets.add(conn);
+      // Token checks are async (jose), so frames are chained: each is handled only after the
+      // one before it, in the order they arrived, as the real server's channel process does.
+      /** @type {Promise<void>} */
+      let queue = Promise.resolve();
       ws.on('message', (data) => {
         // onMessage catches its own errors; this is the last guard, so one frame can never
-        // throw out of the socket's event handler and end the process.
-        try {
-          onMessage(conn, data, r.claims);
-        } catch (err) {
-          log(`[realtime] closing a socket after an error: ${err?.message ?? err}`);
-          closeBroken(conn);
-        }
+        // reject out of the chain unhandled and end the process.
+        queue = queue
+          .then(() => onMessage(conn, data, r.claims))
+          .catch((err) => {
+            log(`[realtime] closing a socket after an error: ${err?.message ?? err}`);
+            closeBroken(conn);
+          });
       });
       const drop = () => {
         for (const channel of conn.channels.values()) stopTimer(channel);

@@ -120,23 +120,23 @@ export async function startServer({
   await realtime.start();
 
   /** The API key (apikey header / query, else the bearer token) verified like Kong would. */
-  function requireApiKey(req, url) {
+  async function requireApiKey(req, url) {
     const key = req.headers.apikey ?? url.searchParams.get('apikey') ?? bearerToken(req);
     if (typeof key !== 'string' || key === '') throw keyError(true);
     try {
-      verifyJwt(key);
+      await verifyJwt(key);
     } catch {
       throw keyError(false);
     }
   }
 
   /** PostgREST's view of the caller: the bearer token, else the apikey; errors as PGRST301. */
-  function restClaims(req) {
+  async function restClaims(req) {
     const token = bearerToken(req) ?? (typeof req.headers.apikey === 'string' ? req.headers.apikey : null);
     if (!token) return { role: 'anon' };
     let claims;
     try {
-      claims = verifyJwt(token);
+      claims = await verifyJwt(token);
     } catch (e) {
       const expired = e instanceof JwtError && e.reason === 'expired';
       throw new HttpError(
@@ -169,7 +169,7 @@ export async function startServer({
    * (verified like Kong, by requireApiKey) or, without one, an Authorization header (which
    * storage-api itself then checks, so it is not verified here).
    */
-  function requireStorageKey(req, url, sub) {
+  async function requireStorageKey(req, url, sub) {
     let segs;
     try {
       segs = sub
@@ -186,15 +186,15 @@ export async function startServer({
     const signedUpload = segs[0] === 'object' && segs[1] === 'upload' && segs[2] === 'sign';
     if (req.method === 'PUT' && signedUpload && url.searchParams.has('token')) return;
     if (!(req.headers.apikey ?? url.searchParams.get('apikey')) && req.headers.authorization) return;
-    requireApiKey(req, url);
+    await requireApiKey(req, url);
   }
 
   /** storage-api's view of the caller; null when no token was sent at all. */
-  function storageClaims(req) {
+  async function storageClaims(req) {
     const token = bearerToken(req) ?? (typeof req.headers.apikey === 'string' ? req.headers.apikey : null);
     if (!token) return null;
     try {
-      const claims = verifyJwt(token);
+      const claims = await verifyJwt(token);
       if (!API_ROLES.includes(claims.role ?? 'anon')) throw storageError(400, 'InvalidJWT', 'invalid role', '403');
       return claims;
     } catch (e) {
@@ -221,7 +221,7 @@ export async function startServer({
     if (pathname.startsWith('/auth/v1/') || pathname === '/auth/v1') {
       const sub = pathname.slice('/auth/v1'.length).replace(/^\//, '');
       try {
-        if (!(req.method === 'GET' && (sub === 'verify' || sub === 'health'))) requireApiKey(req, url);
+        if (!(req.method === 'GET' && (sub === 'verify' || sub === 'health'))) await requireApiKey(req, url);
         const readJson = jsonReader({
           tooLarge: () =>
             new HttpError(413, { code: 413, error_code: 'request_too_large', msg: 'Request body too large' }),
@@ -252,8 +252,8 @@ export async function startServer({
     }
 
     if (pathname.startsWith('/rest/v1/') || pathname === '/rest/v1') {
-      requireApiKey(req, url);
-      const claims = restClaims(req);
+      await requireApiKey(req, url);
+      const claims = await restClaims(req);
       const readJson = jsonReader({
         tooLarge: () => restError(413, 'PGRST413', 'Payload Too Large'),
         bad: () => restError(400, 'PGRST102', 'Empty or invalid json'),
@@ -270,10 +270,10 @@ export async function startServer({
     }
 
     if (pathname.startsWith('/storage/v1/')) {
-      requireStorageKey(req, url, pathname.slice('/storage/v1/'.length));
+      await requireStorageKey(req, url, pathname.slice('/storage/v1/'.length));
       // Hosted Storage serves signed-URL uploads without its JWT check (the token is the credential).
       const signedUpload = req.method === 'PUT' && /^\/storage\/v1\/object\/upload\/sign\//.test(pathname);
-      const claims = signedUpload ? null : storageClaims(req);
+      const claims = signedUpload ? null : await storageClaims(req);
       const readJson = jsonReader({
         tooLarge: () => storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size'),
         bad: () => storageError(400, 'InvalidRequest', 'Body is not valid JSON'),
@@ -361,7 +361,7 @@ export async function startServer({
     }
     socket.on('error', () => socket.destroy());
     if (url.pathname === '/realtime/v1/websocket' || url.pathname === '/realtime/v1/websocket/')
-      realtime.upgrade(req, socket, head, url);
+      realtime.upgrade(req, socket, head, url).catch(() => socket.destroy());
     else {
       socket.write('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       socket.destroy();

@@ -486,7 +486,7 @@ export function createStorageService({ db, withClaims, root }) {
     });
   }
 
-  function signToken(bucketId, name, expiresIn) {
+  async function signToken(bucketId, name, expiresIn) {
     const seconds = Number(expiresIn);
     if (!Number.isFinite(seconds) || seconds <= 0)
       throw storageError(400, 'InvalidRequest', 'expiresIn must be a positive number');
@@ -534,7 +534,7 @@ export function createStorageService({ db, withClaims, root }) {
     );
     const now = Math.floor(Date.now() / 1000);
     const url = `${bucketId}/${name}`;
-    const token = signJwt({
+    const token = await signJwt({
       owner: owner ?? undefined,
       url,
       upsert,
@@ -558,7 +558,7 @@ export function createStorageService({ db, withClaims, root }) {
     if (!token) throw storageError(400, 'InvalidRequest', "querystring must have required property 'token'");
     let payload;
     try {
-      payload = verifyJwt(token);
+      payload = await verifyJwt(token);
     } catch (e) {
       const expired = e instanceof JwtError && e.reason === 'expired';
       throw storageError(
@@ -750,7 +750,7 @@ export function createStorageService({ db, withClaims, root }) {
           throw storageError(400, 'InvalidSignature', "querystring must have required property 'token'", '400');
         let payload;
         try {
-          payload = verifyJwt(token);
+          payload = await verifyJwt(token);
         } catch (e) {
           const msg = e instanceof JwtError && e.reason === 'expired' ? 'jwt expired' : 'invalid signature';
           throw storageError(400, 'InvalidJWT', msg, '400');
@@ -780,14 +780,20 @@ export function createStorageService({ db, withClaims, root }) {
         });
         return {
           status: 200,
-          body: paths.map((p) =>
-            visible.has(p)
-              ? {
-                  error: null,
-                  path: p,
-                  signedURL: `/object/sign/${bucketId}/${p}?token=${signToken(bucketId, p, body.expiresIn)}`,
-                }
-              : { error: 'Either the object does not exist or you do not have access to it', path: p, signedURL: null },
+          body: await Promise.all(
+            paths.map(async (p) =>
+              visible.has(p)
+                ? {
+                    error: null,
+                    path: p,
+                    signedURL: `/object/sign/${bucketId}/${p}?token=${await signToken(bucketId, p, body.expiresIn)}`,
+                  }
+                : {
+                    error: 'Either the object does not exist or you do not have access to it',
+                    path: p,
+                    signedURL: null,
+                  },
+            ),
           ),
         };
       }
@@ -798,7 +804,9 @@ export function createStorageService({ db, withClaims, root }) {
         if (!row) throw notFoundInBody();
         return {
           status: 200,
-          body: { signedURL: `/object/sign/${bucketId}/${name}?token=${signToken(bucketId, name, body?.expiresIn)}` },
+          body: {
+            signedURL: `/object/sign/${bucketId}/${name}?token=${await signToken(bucketId, name, body?.expiresIn)}`,
+          },
         };
       }
     }

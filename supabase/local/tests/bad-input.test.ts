@@ -33,7 +33,7 @@ describe('bad input gets a clear 4xx and the server stays up', () => {
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ message: 'Invalid authentication credentials' });
     const wrongSecret = await fetch(`${server.url}/rest/v1/profiles`, {
-      headers: { apikey: signJwt({ role: 'anon' }, 'another-secret-another-secret-123456') },
+      headers: { apikey: await signJwt({ role: 'anon' }, 'another-secret-another-secret-123456') },
     });
     expect(wrongSecret.status).toBe(401);
     await alive();
@@ -45,7 +45,7 @@ describe('bad input gets a clear 4xx and the server stays up', () => {
     });
     expect(malformed.status).toBe(401);
     expect(await malformed.json()).toMatchObject({ code: 'PGRST301' });
-    const expired = signJwt({
+    const expired = await signJwt({
       role: 'authenticated',
       sub: '00000000-0000-4000-8000-000000000001',
       exp: Math.floor(Date.now() / 1000) - 10,
@@ -68,7 +68,7 @@ describe('bad input gets a clear 4xx and the server stays up', () => {
     expect(storage.status).toBe(400);
     expect(await storage.json()).toMatchObject({ error: 'InvalidJWT', message: 'jwt expired' });
     const role = await fetch(`${server.url}/rest/v1/profiles`, {
-      headers: { apikey: ANON_KEY, Authorization: `Bearer ${signJwt({ role: 'postgres' })}` },
+      headers: { apikey: ANON_KEY, Authorization: `Bearer ${await signJwt({ role: 'postgres' })}` },
     });
     expect(role.status).toBe(401);
     await alive();
@@ -167,9 +167,9 @@ describe('session expiry', () => {
   it('issues tokens with the configured lifetime; an expired one is refused by REST and Auth', async () => {
     const client = await signedIn(server.url, 'complete@example.com');
     const token = (await client.auth.getSession()).data.session!.access_token;
-    const claims = verifyJwt(token);
+    const claims = await verifyJwt(token);
     expect(claims.exp - claims.iat).toBe(1);
-    const expired = signJwt({ ...claims, iat: claims.iat - 10, exp: claims.iat - 5 });
+    const expired = await signJwt({ ...claims, iat: claims.iat - 10, exp: claims.iat - 5 });
     const res = await fetch(`${server.url}/rest/v1/profiles?select=*`, {
       headers: { apikey: ANON_KEY, Authorization: `Bearer ${expired}` },
     });

@@ -148,12 +148,13 @@ describe('access token expiry', () => {
     // Both channels start on tokens that expire within two seconds; one gets a fresh token.
     const exp = Math.floor(Date.now() / 1000) + 2;
     const token = (e: number) => signJwt({ aud: 'authenticated', role: 'authenticated', sub: EBOOK_ID, exp: e });
+    const [expiring, fresh] = await Promise.all([token(exp), token(exp + 3600)]);
     const config = {
       postgres_changes: [{ event: 'UPDATE', schema: 'public', table: 'profiles', filter: `id=eq.${EBOOK_ID}` }],
     };
     const join = (topic: string, ref: string) =>
       ws.send(
-        JSON.stringify({ topic, event: 'phx_join', payload: { config, access_token: token(exp) }, ref, join_ref: ref }),
+        JSON.stringify({ topic, event: 'phx_join', payload: { config, access_token: expiring }, ref, join_ref: ref }),
       );
     join('realtime:expiring', '1');
     join('realtime:refreshed', '2');
@@ -161,7 +162,7 @@ describe('access token expiry', () => {
       JSON.stringify({
         topic: 'realtime:refreshed',
         event: 'access_token',
-        payload: { access_token: token(exp + 3600) },
+        payload: { access_token: fresh },
         ref: '3',
         join_ref: '2',
       }),

@@ -173,12 +173,12 @@ describe('signed upload URLs', () => {
 
     // Correctly signed but past its exp.
     const past = Math.floor(Date.now() / 1000) - 60;
-    const expired = await put(path, signJwt({ ...claims, iat: past - 60, exp: past }, JWT_SECRET));
+    const expired = await put(path, await signJwt({ ...claims, iat: past - 60, exp: past }, JWT_SECRET));
     expect(expired.status).toBe(400);
     expect(await expired.json()).toMatchObject({ error: 'InvalidJWT', message: '"exp" claim timestamp check failed' });
 
     // A download token for the same path is not an upload token.
-    const download = signJwt({ url: `avatars/${path}`, exp: Math.floor(Date.now() / 1000) + 60 }, JWT_SECRET);
+    const download = await signJwt({ url: `avatars/${path}`, exp: Math.floor(Date.now() / 1000) + 60 }, JWT_SECRET);
     const wrongScope = await put(path, download);
     expect(wrongScope.status).toBe(400);
     expect(await wrongScope.json()).toMatchObject({ error: 'InvalidSignature' });
