@@ -342,8 +342,8 @@ export function createStorageService({ db, withClaims, root }) {
     }
   }
 
-  /** POST /object/copy: hosted semantics (source read as the caller, destination tested with its metadata). */
-  async function copy(req, claims, body) {
+  /** The body copy and move share: both buckets must exist and both keys be valid. */
+  async function transferRequest(body) {
     const b = body && typeof body === 'object' ? body : {};
     const str = (v) => (typeof v === 'string' ? v : null);
     const bucketId = str(b.bucketId);
@@ -360,6 +360,12 @@ export function createStorageService({ db, withClaims, root }) {
     await bucketOr404(destinationBucket);
     validateKey(sourceKey);
     validateKey(destinationKey);
+    return { bucketId, sourceKey, destinationKey, destinationBucket };
+  }
+
+  /** POST /object/copy: hosted semantics (source read as the caller, destination tested with its metadata). */
+  async function copy(req, claims, body) {
+    const { bucketId, sourceKey, destinationKey, destinationBucket } = await transferRequest(body);
     const upsert = String(req.headers['x-upsert'] ?? '') === 'true';
     const source = await asCaller(claims, OPERATIONS.copy, async (tx) => {
       const r = await tx.query(
@@ -369,6 +375,7 @@ export function createStorageService({ db, withClaims, root }) {
       return r.rows[0] ?? null;
     });
     if (!source) throw notFoundInBody();
+    const b = body && typeof body === 'object' ? body : {};
     const copyMetadata = b.copyMetadata !== false;
     const fileMetadata = b.metadata && typeof b.metadata === 'object' ? b.metadata : {};
     /** @type {Record<string, unknown>} */
@@ -426,22 +433,7 @@ export function createStorageService({ db, withClaims, root }) {
 
   /** POST /object/move: the source row renamed, tested as the caller, then moved by the admin. */
   async function move(claims, body) {
-    const b = body && typeof body === 'object' ? body : {};
-    const str = (v) => (typeof v === 'string' ? v : null);
-    const bucketId = str(b.bucketId);
-    const sourceKey = str(b.sourceKey);
-    const destinationKey = str(b.destinationKey);
-    if (bucketId === null || sourceKey === null || destinationKey === null)
-      throw storageError(
-        400,
-        'InvalidRequest',
-        'body must have required properties bucketId, sourceKey, destinationKey',
-      );
-    const destinationBucket = str(b.destinationBucket) || bucketId;
-    await bucketOr404(bucketId);
-    await bucketOr404(destinationBucket);
-    validateKey(sourceKey);
-    validateKey(destinationKey);
+    const { bucketId, sourceKey, destinationKey, destinationBucket } = await transferRequest(body);
     const owner = ownerOf(claims);
     const version = randomBytes(16).toString('hex');
     await testPermission(claims, OPERATIONS.move, async (tx) => {
