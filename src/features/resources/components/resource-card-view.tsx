@@ -2,6 +2,7 @@ import { useId, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { RetryButton } from '@/components/ui/retry-button';
 import { paths } from '@/config/paths';
 import type { ResourceCard } from '@/content/resources';
 import { tierLabel } from '@/content/tiers';
@@ -97,7 +98,12 @@ function CardAction({
       return files?.status === 'error' ? (
         <div role="alert" className="flex flex-col gap-2 rounded-lg bg-red-50 p-3 text-sm text-red-900">
           <p>Could not load the files: {files.message}</p>
-          <RetryButton retry={files.retry} retrying={files.retrying ?? false} />
+          <RetryButton
+            retry={files.retry}
+            retrying={files.retrying ?? false}
+            labels={['Try again', 'Trying again...']}
+            className="self-start"
+          />
         </div>
       ) : null;
     case 'coming-soon':
@@ -116,30 +122,18 @@ function CardAction({
   }
 }
 
-/** Try the read again; stays focusable while it runs (aria-disabled), so focus is not lost. */
-function RetryButton({ retry, retrying }: { retry: () => void; retrying: boolean }) {
-  return (
-    <Button
-      variant="outline"
-      size="sm"
-      className="self-start"
-      aria-disabled={retrying}
-      onClick={() => {
-        if (!retrying) retry();
-      }}
-    >
-      {retrying ? 'Trying again...' : 'Try again'}
-    </Button>
-  );
-}
-
 /** A refresh failed after a good read: the last good links stay, with a quiet note. */
 function RefreshFailed({ files }: { files: Extract<FilesState, { status: 'ready' }> }) {
   if (!files.refreshFailed) return null;
   return (
     <div role="status" className="text-navy-800 mt-2 flex flex-col gap-2 text-sm">
       <p>Could not refresh the files just now.</p>
-      <RetryButton retry={files.refreshFailed.retry} retrying={files.refreshFailed.retrying} />
+      <RetryButton
+        retry={files.refreshFailed.retry}
+        retrying={files.refreshFailed.retrying}
+        labels={['Try again', 'Trying again...']}
+        className="self-start"
+      />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { RetryButton } from '@/components/ui/retry-button';
 import { paths } from '@/config/paths';
 import { resourceCards } from '@/content/resources';
 import { site } from '@/content/site';
@@ -151,18 +152,7 @@ function TierProblem({ tier }: { tier: Exclude<TierState, { status: 'ready'; ref
           ? "We couldn't load your subscription. Your purchases are safe; please try again."
           : "We couldn't refresh your subscription just now; this is what we last saw."}
       </p>
-      {/* aria-disabled, not disabled: the button keeps keyboard focus while the retry runs. */}
-      <Button
-        variant="outline"
-        size="sm"
-        className="shrink-0"
-        aria-disabled={tier.retrying}
-        onClick={() => {
-          if (!tier.retrying) tier.retry();
-        }}
-      >
-        {tier.retrying ? 'Retrying...' : 'Retry'}
-      </Button>
+      <RetryButton retry={tier.retry} retrying={tier.retrying} className="shrink-0" />
     </div>
   );
 }

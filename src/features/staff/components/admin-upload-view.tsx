@@ -2,6 +2,7 @@ import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { RetryButton } from '@/components/ui/retry-button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Progress } from '@/components/ui/progress';
@@ -69,16 +70,7 @@ export function StaffCheckFailedView({ retry, retrying }: { retry: () => void; r
           Something went wrong while checking whether your account has staff access. Please try again.
         </p>
         <div className="mt-6 flex flex-wrap gap-3">
-          {/* aria-disabled, not disabled: the button keeps keyboard focus while the retry runs. */}
-          <Button
-            variant="gold"
-            aria-disabled={retrying}
-            onClick={() => {
-              if (!retrying) retry();
-            }}
-          >
-            {retrying ? 'Retrying...' : 'Retry'}
-          </Button>
+          <RetryButton retry={retry} retrying={retrying} variant="gold" size="md" />
           <Link to={paths.home} className={buttonClasses('outline')}>
             Back to Home
           </Link>
