@@ -277,12 +277,7 @@ export function createStorageService({ db, withClaims, root }) {
           () => storageError(400, 'InvalidRequest', `metadata is nested more than ${MAX_JSON_DEPTH} levels deep`),
         );
     } else if (req.headers['x-metadata']) {
-      userMetadata = parseJson(
-        Buffer.from(String(req.headers['x-metadata']), 'base64'),
-        () => storageError(400, 'InvalidRequest', 'x-metadata is not JSON'),
-        null,
-        () => storageError(400, 'InvalidRequest', `x-metadata is nested more than ${MAX_JSON_DEPTH} levels deep`),
-      );
+      userMetadata = metadataHeader(req);
     }
     // Both are sent back as response headers on every download: refuse what cannot be one
     // (control characters, non-ASCII) now, rather than store an object that cannot be served.
@@ -342,6 +337,17 @@ export function createStorageService({ db, withClaims, root }) {
     }
   }
 
+  /** The user metadata a request sends base64-encoded in `x-metadata`, or null without one. */
+  function metadataHeader(req) {
+    if (!req.headers['x-metadata']) return null;
+    return parseJson(
+      Buffer.from(String(req.headers['x-metadata']), 'base64'),
+      () => storageError(400, 'InvalidRequest', 'x-metadata is not JSON'),
+      null,
+      () => storageError(400, 'InvalidRequest', `x-metadata is nested more than ${MAX_JSON_DEPTH} levels deep`),
+    );
+  }
+
   /** The body copy and move share: both buckets must exist and both keys be valid. */
   async function transferRequest(body) {
     const b = body && typeof body === 'object' ? body : {};
@@ -389,15 +395,7 @@ export function createStorageService({ db, withClaims, root }) {
       }
     }
     let userMetadata = source.user_metadata ?? null;
-    if (!copyMetadata)
-      userMetadata = req.headers['x-metadata']
-        ? parseJson(
-            Buffer.from(String(req.headers['x-metadata']), 'base64'),
-            () => storageError(400, 'InvalidRequest', 'x-metadata is not JSON'),
-            null,
-            () => storageError(400, 'InvalidRequest', `x-metadata is nested more than ${MAX_JSON_DEPTH} levels deep`),
-          )
-        : null;
+    if (!copyMetadata) userMetadata = metadataHeader(req);
     const owner = ownerOf(claims);
     const userMetadataJson = userMetadata == null ? null : JSON.stringify(userMetadata);
     await testPermission(claims, OPERATIONS.copy, (tx) =>
@@ -500,14 +498,7 @@ export function createStorageService({ db, withClaims, root }) {
       storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size'),
     );
     const upsert = req.headers['x-upsert'] === 'true';
-    const userMetadata = req.headers['x-metadata']
-      ? parseJson(
-          Buffer.from(String(req.headers['x-metadata']), 'base64'),
-          () => storageError(400, 'InvalidRequest', 'x-metadata is not JSON'),
-          null,
-          () => storageError(400, 'InvalidRequest', `x-metadata is nested more than ${MAX_JSON_DEPTH} levels deep`),
-        )
-      : null;
+    const userMetadata = metadataHeader(req);
     const declaredLength = req.headers['content-length'];
     const metadata = {
       mimetype: req.headers['content-type'],
