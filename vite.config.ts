@@ -45,6 +45,15 @@ export default defineConfig({
       },
       {
         test: {
+          // The Edge Functions' plain modules, in Node (their Deno entries run in the local project).
+          name: 'functions',
+          environment: 'node',
+          include: ['supabase/functions/**/*.test.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'local',
           environment: 'node',
           include: ['supabase/local/**/*.test.ts'],

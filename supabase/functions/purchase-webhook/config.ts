@@ -1,0 +1,73 @@
+// The function's settings, read from its environment (`supabase secrets set …`; the local
+// stand-in passes development values). Missing settings stop the function at boot with a
+// message that names them, rather than failing on the first sale.
+import { isPlaceholderId, purchasableProducts } from '../../../src/content/products.ts';
+import { shopifyProvider } from './shopify.ts';
+import { stripeLineItemsFromApi, stripeProvider } from './stripe.ts';
+import { providerNames, type ProviderName, type PurchaseProvider } from './types.ts';
+
+export type WebhookConfig = {
+  supabaseUrl: string;
+  serviceRoleKey: string;
+  /** The site's origin; invitations land on `${siteUrl}/auth/set-password`. */
+  siteUrl: string;
+  providers: PurchaseProvider[];
+};
+
+type Env = Record<string, string | undefined>;
+
+function required(env: Env, name: string): string {
+  const value = env[name]?.trim();
+  if (!value) throw new Error(`purchase-webhook: ${name} is not set`);
+  return value;
+}
+
+/**
+ * PURCHASE_PROVIDER (`shopify`, `stripe` or `shopify,stripe`) says which providers are on;
+ * unset, every provider whose webhook secret is set is on. Each enabled provider needs its
+ * secret: SHOPIFY_WEBHOOK_SECRET, STRIPE_WEBHOOK_SECRET (and STRIPE_API_KEY to read line items).
+ */
+export function readConfig(env: Env): WebhookConfig {
+  const secrets: Record<ProviderName, string | undefined> = {
+    shopify: env.SHOPIFY_WEBHOOK_SECRET?.trim() || undefined,
+    stripe: env.STRIPE_WEBHOOK_SECRET?.trim() || undefined,
+  };
+  const listed = env.PURCHASE_PROVIDER?.trim();
+  let enabled: ProviderName[];
+  if (listed) {
+    const names = listed.split(',').map((n) => n.trim().toLowerCase());
+    const unknown = names.filter((n) => !(providerNames as readonly string[]).includes(n));
+    if (unknown.length) throw new Error(`purchase-webhook: unknown PURCHASE_PROVIDER ${unknown.join(', ')}`);
+    enabled = providerNames.filter((n) => names.includes(n));
+    for (const name of enabled) {
+      if (!secrets[name]) throw new Error(`purchase-webhook: ${name.toUpperCase()}_WEBHOOK_SECRET is not set`);
+    }
+  } else {
+    enabled = providerNames.filter((n) => secrets[n]);
+  }
+  if (enabled.length === 0) {
+    throw new Error('purchase-webhook: no provider enabled; set SHOPIFY_WEBHOOK_SECRET or STRIPE_WEBHOOK_SECRET');
+  }
+  const stripeApiKey = env.STRIPE_API_KEY?.trim();
+  const providers = enabled.map((name) =>
+    name === 'shopify'
+      ? shopifyProvider(secrets.shopify ?? '')
+      : stripeProvider(secrets.stripe ?? '', stripeApiKey ? stripeLineItemsFromApi(stripeApiKey) : null),
+  );
+  return {
+    supabaseUrl: required(env, 'SUPABASE_URL'),
+    serviceRoleKey: required(env, 'SUPABASE_SERVICE_ROLE_KEY'),
+    siteUrl: required(env, 'SITE_URL').replace(/\/+$/, ''),
+    providers,
+  };
+}
+
+/** A boot-time reminder while src/content/products.ts still holds placeholder ids; else null. */
+export function placeholderWarning(): string | null {
+  const left = purchasableProducts.filter((p) =>
+    [...p.shopify.productIds, ...p.shopify.variantIds, ...p.stripe.priceIds].some(isPlaceholderId),
+  );
+  return left.length
+    ? `purchase-webhook: src/content/products.ts still has placeholder ids for ${left.map((p) => p.product).join(', ')}`
+    : null;
+}

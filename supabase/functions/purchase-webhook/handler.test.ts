@@ -1,0 +1,410 @@
+import { describe, expect, it } from 'vitest';
+import { createWebhookHandler, type LogEntry } from './handler.ts';
+import { shopifyProvider } from './shopify.ts';
+import { stripeProvider, type StripeLineItems } from './stripe.ts';
+import {
+  BASE,
+  MemoryStore,
+  SHOPIFY_SECRET,
+  STRIPE_SECRET,
+  shopifyOrder,
+  shopifyRequest,
+  stripeRequest,
+  stripeSessionEvent,
+  stripeSignature,
+} from './test-support.ts';
+
+const NOW = new Date('2026-11-23T12:00:00Z');
+const NOW_S = Math.floor(NOW.getTime() / 1000);
+const REDIRECT = 'https://site.test/auth/set-password';
+
+function setup({ lineItems = null }: { lineItems?: StripeLineItems | null } = {}) {
+  const store = new MemoryStore();
+  const logs: LogEntry[] = [];
+  const handle = createWebhookHandler({
+    providers: [shopifyProvider(SHOPIFY_SECRET), stripeProvider(STRIPE_SECRET, lineItems)],
+    store,
+    inviteRedirectTo: REDIRECT,
+    log: (entry) => logs.push(entry),
+    now: () => NOW,
+  });
+  return { store, logs, handle };
+}
+
+async function answer(response: Response) {
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('Shopify', () => {
+  it('records a correctly signed orders/paid: order id, lower-cased e-mail, tier, amount in cents, currency', async () => {
+    const { store, handle } = setup();
+    const res = await answer(await handle(await shopifyRequest('orders/paid', shopifyOrder(), { webhookId: 'wh-1' })));
+    expect(res).toEqual({
+      status: 200,
+      body: { ok: true, outcome: 'recorded', tier: 'foundation', account: 'none', invitation: 'invited' },
+    });
+    expect(store.calls[0]).toEqual({
+      kind: 'purchase',
+      sale: {
+        kind: 'sale',
+        provider: 'shopify',
+        eventId: 'wh-1',
+        orderId: '5551234567',
+        email: 'buyer@example.com',
+        product: 'foundation',
+        tier: 'foundation',
+        amountCents: 4900,
+        currency: 'USD',
+        occurredAt: '2026-11-20T15:00:00.000Z',
+      },
+    });
+  });
+
+  it('refuses a signature made with another secret (401) and writes nothing', async () => {
+    const { store, handle } = setup();
+    const res = await handle(await shopifyRequest('orders/paid', shopifyOrder(), { secret: 'not-the-secret' }));
+    expect(res.status).toBe(401);
+    expect(store.calls).toEqual([]);
+  });
+
+  it('refuses a body changed after signing (401)', async () => {
+    const { store, handle } = setup();
+    const signed = await shopifyRequest('orders/paid', shopifyOrder());
+    const tampered = new Request(signed.url, {
+      method: 'POST',
+      headers: signed.headers,
+      body: JSON.stringify(shopifyOrder({ line_items: [{ product_id: 'REPLACE_ME_shopify_product_complete' }] })),
+    });
+    expect((await handle(tampered)).status).toBe(401);
+    expect(store.calls).toEqual([]);
+  });
+
+  it('refuses a missing or non-base64 signature (401)', async () => {
+    const { store, handle } = setup();
+    expect((await handle(await shopifyRequest('orders/paid', shopifyOrder(), { hmac: null }))).status).toBe(401);
+    expect((await handle(await shopifyRequest('orders/paid', shopifyOrder(), { hmac: '%%%' }))).status).toBe(401);
+    expect(store.calls).toEqual([]);
+  });
+
+  it('checks the signature before parsing: an unsigned malformed body is 401, a signed one 400', async () => {
+    const { store, handle } = setup();
+    expect((await handle(await shopifyRequest('orders/paid', '{not json', { hmac: 'AAAA' }))).status).toBe(401);
+    expect((await handle(await shopifyRequest('orders/paid', '{not json'))).status).toBe(400);
+    expect(
+      (await handle(await shopifyRequest('orders/paid', shopifyOrder({ email: null, customer: null })))).status,
+    ).toBe(400);
+    expect((await handle(await shopifyRequest('orders/paid', shopifyOrder({ total_price: '49.001' })))).status).toBe(
+      400,
+    );
+    expect(store.calls).toEqual([]);
+  });
+
+  it('needs X-Shopify-Webhook-Id, the id de-duplication keys on (400 without)', async () => {
+    const { store, handle } = setup();
+    const req = await shopifyRequest('orders/paid', shopifyOrder());
+    req.headers.delete('X-Shopify-Webhook-Id');
+    expect((await handle(req)).status).toBe(400);
+    expect(store.calls).toEqual([]);
+  });
+
+  it('a replayed delivery (same webhook id, however old: Shopify signs no time) changes nothing and invites no one again', async () => {
+    const { store, handle } = setup();
+    const first = await answer(
+      await handle(await shopifyRequest('orders/paid', shopifyOrder(), { webhookId: 'wh-r' })),
+    );
+    const replay = await answer(
+      await handle(await shopifyRequest('orders/paid', shopifyOrder(), { webhookId: 'wh-r' })),
+    );
+    expect(first.body.outcome).toBe('recorded');
+    expect(replay.body).toMatchObject({ ok: true, outcome: 'duplicate' });
+    expect(store.calls.filter((c) => c.kind === 'invite')).toHaveLength(1);
+  });
+
+  it('grants the highest tier of a multi-product order and records the order total', async () => {
+    const { store, handle } = setup();
+    const order = shopifyOrder({
+      total_price: '1519.95',
+      line_items: [
+        { product_id: 'REPLACE_ME_shopify_product_ebook', variant_id: 1 },
+        { product_id: 'REPLACE_ME_shopify_product_complete', variant_id: 2 },
+        { product_id: 999, variant_id: 3 },
+      ],
+    });
+    await handle(await shopifyRequest('orders/paid', order));
+    expect(store.calls[0]).toMatchObject({ sale: { product: 'complete', tier: 'complete', amountCents: 151995 } });
+  });
+
+  it('records amounts in the currency’s own minor units (JPY has none)', async () => {
+    const { store, handle } = setup();
+    await handle(await shopifyRequest('orders/paid', shopifyOrder({ currency: 'jpy', total_price: '7400' })));
+    expect(store.calls[0]).toMatchObject({ sale: { amountCents: 7400, currency: 'JPY' } });
+  });
+
+  it('acknowledges an unknown product or topic (200), logs it and changes nothing', async () => {
+    const { store, logs, handle } = setup();
+    const unknownProduct = shopifyOrder({ line_items: [{ product_id: 123, variant_id: 456 }] });
+    expect(await answer(await handle(await shopifyRequest('orders/paid', unknownProduct)))).toMatchObject({
+      status: 200,
+      body: { outcome: 'ignored' },
+    });
+    expect(await answer(await handle(await shopifyRequest('orders/cancelled', shopifyOrder())))).toMatchObject({
+      status: 200,
+      body: { outcome: 'ignored' },
+    });
+    expect(store.calls).toEqual([]);
+    expect(logs.filter((l) => l.message === 'event ignored').map((l) => l.reason)).toEqual([
+      'no line item is a known product',
+      'topic orders/cancelled is not handled',
+    ]);
+  });
+
+  it('refunds/create returning a product withdraws the order; a shipping-only refund does not', async () => {
+    const { store, handle } = setup();
+    const productRefund = {
+      id: 9,
+      order_id: 5551234567,
+      created_at: '2026-11-21T09:00:00Z',
+      refund_line_items: [{ line_item: { product_id: 'REPLACE_ME_shopify_product_foundation', variant_id: 77 } }],
+    };
+    const res = await answer(
+      await handle(await shopifyRequest('refunds/create', productRefund, { webhookId: 'wh-ref' })),
+    );
+    expect(res).toEqual({ status: 200, body: { ok: true, outcome: 'refunded' } });
+    expect(store.calls).toEqual([
+      {
+        kind: 'refund',
+        refund: {
+          kind: 'refund',
+          provider: 'shopify',
+          eventId: 'wh-ref',
+          orderId: '5551234567',
+          occurredAt: '2026-11-21T09:00:00.000Z',
+        },
+      },
+    ]);
+    const shippingOnly = { id: 10, order_id: 5551234567, refund_line_items: [] };
+    expect(await answer(await handle(await shopifyRequest('refunds/create', shippingOnly)))).toMatchObject({
+      status: 200,
+      body: { outcome: 'ignored' },
+    });
+    expect(store.calls).toHaveLength(1);
+  });
+});
+
+describe('Stripe', () => {
+  it('records a correctly signed checkout.session.completed: payment intent as order, amount_total, upper-case currency', async () => {
+    const { store, handle } = setup();
+    const event = stripeSessionEvent();
+    const res = await answer(await handle(await stripeRequest(event, { timestamp: NOW_S })));
+    expect(res.status).toBe(200);
+    expect(store.calls[0]).toEqual({
+      kind: 'purchase',
+      sale: {
+        kind: 'sale',
+        provider: 'stripe',
+        eventId: event.id,
+        orderId: 'pi_test_123',
+        email: 'stripe.buyer@example.com',
+        product: 'accelerated',
+        tier: 'accelerated',
+        amountCents: 49900,
+        currency: 'USD',
+        occurredAt: new Date(1_795_000_000_000).toISOString(),
+      },
+    });
+  });
+
+  it('refuses a signature made with another secret, and a missing or unparseable header (401)', async () => {
+    const { store, handle } = setup();
+    const event = stripeSessionEvent();
+    expect((await handle(await stripeRequest(event, { timestamp: NOW_S, secret: 'whsec_other' }))).status).toBe(401);
+    expect((await handle(await stripeRequest(event, { timestamp: NOW_S, header: null }))).status).toBe(401);
+    expect((await handle(await stripeRequest(event, { timestamp: NOW_S, header: 't=abc,v1=zz' }))).status).toBe(401);
+    const raw = JSON.stringify(event);
+    const noV1 = `t=${NOW_S},v0=${await stripeSignature(raw, NOW_S)}`;
+    expect((await handle(await stripeRequest(raw, { timestamp: NOW_S, header: noV1 }))).status).toBe(401);
+    expect(store.calls).toEqual([]);
+  });
+
+  it('refuses a timestamp older than 5 minutes even when correctly signed; accepts one just inside', async () => {
+    const { store, handle } = setup();
+    const stale = await answer(await handle(await stripeRequest(stripeSessionEvent(), { timestamp: NOW_S - 301 })));
+    expect(stale).toEqual({ status: 401, body: { ok: false, error: 'signature timestamp is older than 5 minutes' } });
+    expect(store.calls).toEqual([]);
+    expect((await handle(await stripeRequest(stripeSessionEvent(), { timestamp: NOW_S - 299 }))).status).toBe(200);
+  });
+
+  it('refuses a signature over another timestamp (the t= value is signed too)', async () => {
+    const { store, handle } = setup();
+    const raw = JSON.stringify(stripeSessionEvent());
+    const header = `t=${NOW_S},v1=${await stripeSignature(raw, NOW_S - 1000)}`;
+    expect((await handle(await stripeRequest(raw, { timestamp: NOW_S, header }))).status).toBe(401);
+    expect(store.calls).toEqual([]);
+  });
+
+  it('accepts any one of several v1 signatures (a secret being rolled)', async () => {
+    const { handle } = setup();
+    const raw = JSON.stringify(stripeSessionEvent());
+    const good = await stripeSignature(raw, NOW_S);
+    const other = await stripeSignature(raw, NOW_S, 'whsec_old');
+    const header = `t=${NOW_S},v1=${other},v1=${good}`;
+    expect((await handle(await stripeRequest(raw, { timestamp: NOW_S, header }))).status).toBe(200);
+  });
+
+  it('a replayed event (same id, freshly signed) changes nothing the second time', async () => {
+    const { store, handle } = setup();
+    const event = stripeSessionEvent();
+    await handle(await stripeRequest(event, { timestamp: NOW_S - 10 }));
+    const replay = await answer(await handle(await stripeRequest(event, { timestamp: NOW_S })));
+    expect(replay.body).toMatchObject({ ok: true, outcome: 'duplicate' });
+    expect(store.calls.filter((c) => c.kind === 'invite')).toHaveLength(1);
+  });
+
+  it('answers 400 to a signed body that is not an event', async () => {
+    const { store, handle } = setup();
+    expect((await handle(await stripeRequest('[1,2]', { timestamp: NOW_S }))).status).toBe(400);
+    expect(
+      (await handle(await stripeRequest({ id: 'evt_1', type: 'charge.refunded' }, { timestamp: NOW_S }))).status,
+    ).toBe(400);
+    const noEmail = stripeSessionEvent({ customer_details: {}, customer_email: null });
+    expect((await handle(await stripeRequest(noEmail, { timestamp: NOW_S }))).status).toBe(400);
+    expect(store.calls).toEqual([]);
+  });
+
+  it('acknowledges unknown event types, unknown prices and unpaid sessions (200) without writing', async () => {
+    const { store, handle } = setup();
+    const unknownType = { ...stripeSessionEvent(), type: 'customer.created' };
+    const unknownPrice = stripeSessionEvent({ line_items: { data: [{ price: { id: 'price_someone_elses' } }] } });
+    const unpaid = stripeSessionEvent({ payment_status: 'unpaid' });
+    for (const event of [unknownType, unknownPrice, unpaid]) {
+      const res = await answer(await handle(await stripeRequest(event, { timestamp: NOW_S })));
+      expect(res).toMatchObject({ status: 200, body: { outcome: 'ignored' } });
+    }
+    expect(store.calls).toEqual([]);
+  });
+
+  it('reads the line items from Stripe when the event does not carry them', async () => {
+    const asked: string[] = [];
+    const { store, handle } = setup({
+      lineItems: async (sessionId) => {
+        asked.push(sessionId);
+        return ['REPLACE_ME_stripe_price_ebook'];
+      },
+    });
+    await handle(await stripeRequest(stripeSessionEvent({ line_items: undefined }), { timestamp: NOW_S }));
+    expect(asked).toEqual(['cs_test_123']);
+    expect(store.calls[0]).toMatchObject({ sale: { tier: 'ebook' } });
+  });
+
+  it('answers 500 (Stripe retries) when it cannot read the line items, and writes nothing', async () => {
+    const { store, handle } = setup();
+    const res = await handle(await stripeRequest(stripeSessionEvent({ line_items: undefined }), { timestamp: NOW_S }));
+    expect(res.status).toBe(500);
+    expect(store.calls).toEqual([]);
+  });
+
+  it('a full charge.refunded withdraws the payment intent’s order; a partial refund does not', async () => {
+    const { store, handle } = setup();
+    const refund = (refunded: boolean) => ({
+      id: `evt_${refunded}`,
+      type: 'charge.refunded',
+      created: NOW_S,
+      data: {
+        object: {
+          id: 'ch_1',
+          payment_intent: 'pi_test_123',
+          amount: 49900,
+          amount_refunded: refunded ? 49900 : 1000,
+          refunded,
+        },
+      },
+    });
+    expect(await answer(await handle(await stripeRequest(refund(false), { timestamp: NOW_S })))).toMatchObject({
+      body: { outcome: 'ignored' },
+    });
+    expect(await answer(await handle(await stripeRequest(refund(true), { timestamp: NOW_S })))).toMatchObject({
+      body: { outcome: 'refunded' },
+    });
+    expect(store.calls).toEqual([
+      {
+        kind: 'refund',
+        refund: {
+          kind: 'refund',
+          provider: 'stripe',
+          eventId: 'evt_true',
+          orderId: 'pi_test_123',
+          occurredAt: NOW.toISOString(),
+        },
+      },
+    ]);
+  });
+});
+
+describe('the buyer’s account', () => {
+  it('invites a buyer with no account or an unconfirmed one, to the set-password page', async () => {
+    const { store, handle } = setup();
+    store.accounts.set('squatted@example.com', 'unconfirmed');
+    await handle(await shopifyRequest('orders/paid', shopifyOrder({ id: 1, email: 'new@example.com' })));
+    await handle(await shopifyRequest('orders/paid', shopifyOrder({ id: 2, email: 'squatted@example.com' })));
+    expect(store.calls.filter((c) => c.kind === 'invite')).toEqual([
+      { kind: 'invite', email: 'new@example.com', redirectTo: REDIRECT },
+      { kind: 'invite', email: 'squatted@example.com', redirectTo: REDIRECT },
+    ]);
+  });
+
+  it('does not invite a buyer whose account is confirmed', async () => {
+    const { store, handle } = setup();
+    store.accounts.set('buyer@example.com', 'confirmed');
+    const res = await answer(await handle(await shopifyRequest('orders/paid', shopifyOrder())));
+    expect(res.body).toEqual({ ok: true, outcome: 'recorded', tier: 'foundation', account: 'confirmed' });
+    expect(store.calls.map((c) => c.kind)).toEqual(['purchase']);
+  });
+
+  it('takes "already registered" as fine', async () => {
+    const { store, handle } = setup();
+    store.inviteAnswer = 'already_registered';
+    const res = await answer(await handle(await shopifyRequest('orders/paid', shopifyOrder())));
+    expect(res).toMatchObject({ status: 200, body: { invitation: 'already_registered' } });
+  });
+
+  it('answers 500 when the invitation fails, and the retried delivery invites again', async () => {
+    const { store, handle } = setup();
+    store.inviteAnswer = new Error('mail server down');
+    const first = await handle(await shopifyRequest('orders/paid', shopifyOrder(), { webhookId: 'wh-x' }));
+    expect(first.status).toBe(500);
+    store.inviteAnswer = 'invited';
+    const retry = await answer(
+      await handle(await shopifyRequest('orders/paid', shopifyOrder(), { webhookId: 'wh-x' })),
+    );
+    expect(retry).toMatchObject({ status: 200, body: { outcome: 'duplicate', invitation: 'invited' } });
+    expect(store.calls.filter((c) => c.kind === 'purchase')).toHaveLength(2);
+  });
+});
+
+describe('the request', () => {
+  it('takes POST only (405), names an enabled provider (404), and caps the body (413)', async () => {
+    const { store, handle } = setup();
+    expect((await handle(new Request(`${BASE}/shopify`))).status).toBe(405);
+    expect((await handle(new Request(`${BASE}`, { method: 'POST', body: '{}' }))).status).toBe(404);
+    const onlyShopify = createWebhookHandler({
+      providers: [shopifyProvider(SHOPIFY_SECRET)],
+      store,
+      inviteRedirectTo: REDIRECT,
+    });
+    expect((await onlyShopify(new Request(`${BASE}/stripe`, { method: 'POST', body: '{}' }))).status).toBe(404);
+    // With one provider enabled the bare URL is that provider.
+    expect((await onlyShopify(new Request(`${BASE}`, { method: 'POST', body: '{}' }))).status).toBe(401);
+    const big = await shopifyRequest('orders/paid', shopifyOrder({ note: 'x'.repeat(1024 * 1024) }));
+    expect((await handle(big)).status).toBe(413);
+    expect(store.calls).toEqual([]);
+  });
+
+  it('answers 500 when the database fails, so the provider retries', async () => {
+    const { store, logs, handle } = setup();
+    store.recordPurchase = async () => {
+      throw new Error('connection refused');
+    };
+    expect((await handle(await shopifyRequest('orders/paid', shopifyOrder()))).status).toBe(500);
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'error', error: 'connection refused' }));
+  });
+});

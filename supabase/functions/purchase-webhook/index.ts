@@ -1,0 +1,26 @@
+// The Deno entry of the purchase webhook: reads the environment, makes the service-role client
+// and serves the plain handler (handler.ts). Everything else is plain TypeScript, tested in Node.
+// Deployed with `supabase functions deploy purchase-webhook --no-verify-jwt` (see README).
+import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
+import { placeholderWarning, readConfig } from './config.ts';
+import { createWebhookHandler } from './handler.ts';
+import { createSupabaseStore } from './store.ts';
+
+const config = readConfig(Deno.env.toObject());
+const warning = placeholderWarning();
+if (warning) console.warn(warning);
+const supabase = createClient(config.supabaseUrl, config.serviceRoleKey, {
+  auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+});
+
+const handler = createWebhookHandler({
+  providers: config.providers,
+  store: createSupabaseStore({
+    rpc: (fn, args) => supabase.rpc(fn, args),
+    inviteUserByEmail: (email, options) => supabase.auth.admin.inviteUserByEmail(email, options),
+  }),
+  inviteRedirectTo: `${config.siteUrl}/auth/set-password`,
+  log: (entry) => console.log(JSON.stringify(entry)),
+});
+
+Deno.serve(handler);

@@ -1,0 +1,77 @@
+// Shopify: `orders/paid` grants, `refunds/create` withdraws. Shopify signs the raw body with
+// the app's webhook secret (base64 HMAC-SHA256 in X-Shopify-Hmac-Sha256) and names each
+// delivery in X-Shopify-Webhook-Id, the id retries keep, which the database de-duplicates.
+// Shopify signs no timestamp, so there is no staleness to check: a replayed delivery is caught
+// by its webhook id instead (docs/decisions.md #29).
+import { fromBase64, hmacSha256, timingSafeEqual } from './crypto.ts';
+import {
+  decimalToMinorUnits,
+  highestProduct,
+  isObject,
+  isoOr,
+  parseJsonObject,
+  productForShopifyLine,
+  requireCurrency,
+  requireEmail,
+  requireId,
+} from './payload.ts';
+import { WebhookError, type ParsedEvent, type PurchaseProvider } from './types.ts';
+
+export function shopifyProvider(secret: string, now: () => Date = () => new Date()): PurchaseProvider {
+  return {
+    name: 'shopify',
+
+    async verify(rawBody, headers) {
+      const header = headers.get('x-shopify-hmac-sha256');
+      if (!header) throw new WebhookError(401, 'X-Shopify-Hmac-Sha256 is missing');
+      const given = fromBase64(header.trim());
+      const expected = await hmacSha256(secret, rawBody);
+      if (!given || !timingSafeEqual(given, expected)) throw new WebhookError(401, 'signature does not match');
+    },
+
+    async parse(rawBody, headers): Promise<ParsedEvent> {
+      const eventId = headers.get('x-shopify-webhook-id')?.trim() || null;
+      if (!eventId) throw new WebhookError(400, 'X-Shopify-Webhook-Id is missing');
+      const topic = headers.get('x-shopify-topic')?.trim() ?? '';
+      const body = parseJsonObject(rawBody);
+
+      if (topic === 'orders/paid') {
+        const orderId = requireId(body.id, 'order id');
+        const customer = isObject(body.customer) ? body.customer : {};
+        const email = requireEmail(body.email, body.contact_email, customer.email);
+        const currency = requireCurrency(body.currency);
+        if (!Array.isArray(body.line_items)) throw new WebhookError(400, 'line_items is missing');
+        const product = highestProduct(body.line_items.map(productForShopifyLine));
+        if (!product)
+          return { kind: 'ignored', provider: 'shopify', eventId, reason: 'no line item is a known product' };
+        const amountCents = decimalToMinorUnits(body.current_total_price ?? body.total_price, currency);
+        return {
+          kind: 'sale',
+          provider: 'shopify',
+          eventId,
+          orderId,
+          email,
+          product: product.product,
+          tier: product.tier,
+          amountCents,
+          currency,
+          occurredAt: isoOr(body.processed_at ?? body.created_at, now()),
+        };
+      }
+
+      if (topic === 'refunds/create') {
+        const orderId = requireId(body.order_id, 'order id');
+        const lines = Array.isArray(body.refund_line_items) ? body.refund_line_items : [];
+        const refunded = highestProduct(
+          lines.map((line) => (isObject(line) ? productForShopifyLine(line.line_item) : undefined)),
+        );
+        // A refund of shipping, of an amount, or of something we do not sell leaves the grant alone.
+        if (!refunded)
+          return { kind: 'ignored', provider: 'shopify', eventId, reason: 'the refund returns no known product' };
+        return { kind: 'refund', provider: 'shopify', eventId, orderId, occurredAt: isoOr(body.created_at, now()) };
+      }
+
+      return { kind: 'ignored', provider: 'shopify', eventId, reason: `topic ${topic || '(none)'} is not handled` };
+    },
+  };
+}

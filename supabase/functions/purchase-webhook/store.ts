@@ -1,0 +1,79 @@
+// The store on Supabase: the service-role RPCs of the purchases ledger (record_purchase,
+// record_refund) and Auth's invitation. The client is passed in (index.ts makes it with the
+// service-role key), described here only by the calls this file makes.
+import { isObject } from './payload.ts';
+import type { PurchaseStore, RecordPurchaseResult, RecordRefundResult } from './types.ts';
+
+type ApiError = { message: string; code?: string; status?: number };
+
+export type StoreClient = {
+  rpc(fn: string, args: Record<string, unknown>): PromiseLike<{ data: unknown; error: ApiError | null }>;
+  inviteUserByEmail(email: string, options: { redirectTo: string }): PromiseLike<{ error: ApiError | null }>;
+};
+
+function nullableString(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function purchaseResult(data: unknown): RecordPurchaseResult {
+  if (!isObject(data) || typeof data.duplicate !== 'boolean') {
+    throw new Error(`record_purchase answered ${JSON.stringify(data)}`);
+  }
+  const account = data.account === 'confirmed' || data.account === 'unconfirmed' ? data.account : 'none';
+  return {
+    duplicate: data.duplicate,
+    purchaseId: nullableString(data.purchase_id),
+    userId: nullableString(data.user_id),
+    account,
+  };
+}
+
+function refundResult(data: unknown): RecordRefundResult {
+  if (!isObject(data) || typeof data.duplicate !== 'boolean') {
+    throw new Error(`record_refund answered ${JSON.stringify(data)}`);
+  }
+  return { duplicate: data.duplicate, found: data.found === true, userId: nullableString(data.user_id) };
+}
+
+/** GoTrue's answer when the address already has a confirmed account. */
+function alreadyRegistered(error: ApiError): boolean {
+  return error.code === 'email_exists' || /already (been )?registered/i.test(error.message);
+}
+
+export function createSupabaseStore(client: StoreClient): PurchaseStore {
+  return {
+    async recordPurchase(sale) {
+      const { data, error } = await client.rpc('record_purchase', {
+        p_provider: sale.provider,
+        p_event_id: sale.eventId,
+        p_order_id: sale.orderId,
+        p_email: sale.email,
+        p_product: sale.product,
+        p_tier: sale.tier,
+        p_amount_cents: sale.amountCents,
+        p_currency: sale.currency,
+        p_occurred_at: sale.occurredAt,
+      });
+      if (error) throw new Error(`record_purchase failed: ${error.message}`);
+      return purchaseResult(data);
+    },
+
+    async recordRefund(refund) {
+      const { data, error } = await client.rpc('record_refund', {
+        p_provider: refund.provider,
+        p_event_id: refund.eventId,
+        p_order_id: refund.orderId,
+        p_occurred_at: refund.occurredAt,
+      });
+      if (error) throw new Error(`record_refund failed: ${error.message}`);
+      return refundResult(data);
+    },
+
+    async inviteBuyer(email, redirectTo) {
+      const { error } = await client.inviteUserByEmail(email, { redirectTo });
+      if (!error) return 'invited';
+      if (alreadyRegistered(error)) return 'already_registered';
+      throw new Error(`invitation failed: ${error.message}`);
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// Stripe Checkout: `checkout.session.completed` (paid) grants, `charge.refunded` (in full)
+// withdraws. Stripe-Signature is `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: HMAC-SHA256 of
+// `${t}.${raw body}` with the endpoint secret; several v1 appear while a secret is being rolled.
+// As Stripe's own libraries do, a timestamp more than 5 minutes old is refused.
+import { concatBytes, fromHex, hmacSha256, timingSafeEqual, utf8 } from './crypto.ts';
+import {
+  highestProduct,
+  idString,
+  isObject,
+  parseJsonObject,
+  productForStripePrice,
+  requireCurrency,
+  requireEmail,
+  requireId,
+  requireMinorUnits,
+} from './payload.ts';
+import { WebhookError, type ParsedEvent, type PurchaseProvider } from './types.ts';
+
+export const STRIPE_TOLERANCE_SECONDS = 300;
+
+/** Reads a Checkout Session's price ids from Stripe (webhook events never include line items). */
+export type StripeLineItems = (sessionId: string) => Promise<string[]>;
+
+export function stripeProvider(secret: string, lineItems: StripeLineItems | null): PurchaseProvider {
+  return {
+    name: 'stripe',
+
+    async verify(rawBody, headers, now) {
+      const header = headers.get('stripe-signature');
+      if (!header) throw new WebhookError(401, 'Stripe-Signature is missing');
+      let timestamp = NaN;
+      const signatures: Uint8Array[] = [];
+      for (const part of header.split(',')) {
+        const eq = part.indexOf('=');
+        const key = part.slice(0, eq).trim();
+        const value = part.slice(eq + 1).trim();
+        if (key === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value);
+        if (key === 'v1') {
+          const bytes = fromHex(value);
+          if (bytes) signatures.push(bytes);
+        }
+      }
+      if (Number.isNaN(timestamp) || signatures.length === 0) {
+        throw new WebhookError(401, 'Stripe-Signature has no timestamp or no v1 signature');
+      }
+      const expected = await hmacSha256(secret, concatBytes(utf8(`${timestamp}.`), rawBody));
+      // Every candidate is compared, so the time taken does not say which one matched.
+      let matched = false;
+      for (const signature of signatures) matched = timingSafeEqual(signature, expected) || matched;
+      if (!matched) throw new WebhookError(401, 'signature does not match');
+      if (timestamp < Math.floor(now.getTime() / 1000) - STRIPE_TOLERANCE_SECONDS) {
+        throw new WebhookError(401, 'signature timestamp is older than 5 minutes');
+      }
+    },
+
+    async parse(rawBody): Promise<ParsedEvent> {
+      const body = parseJsonObject(rawBody);
+      const eventId = requireId(body.id, 'event id');
+      const type = typeof body.type === 'string' ? body.type : '';
+      const data = isObject(body.data) ? body.data : null;
+      const object = data && isObject(data.object) ? data.object : null;
+      if (!object) throw new WebhookError(400, 'data.object is missing');
+      const created = typeof body.created === 'number' ? new Date(body.created * 1000) : new Date();
+
+      if (type === 'checkout.session.completed' || type === 'checkout.session.async_payment_succeeded') {
+        // Bank debits and the like complete unpaid; their async_payment_succeeded event is the sale.
+        if (object.payment_status !== 'paid') {
+          return { kind: 'ignored', provider: 'stripe', eventId, reason: 'the session is not paid yet' };
+        }
+        const sessionId = requireId(object.id, 'session id');
+        const details = isObject(object.customer_details) ? object.customer_details : {};
+        const email = requireEmail(details.email, object.customer_email);
+        const currency = requireCurrency(object.currency);
+        const amountCents = requireMinorUnits(object.amount_total);
+        const intent = isObject(object.payment_intent) ? object.payment_intent.id : object.payment_intent;
+        const orderId = idString(intent) ?? sessionId;
+        const priceIds = await sessionPriceIds(object, sessionId, lineItems);
+        const product = highestProduct(priceIds.map(productForStripePrice));
+        if (!product) return { kind: 'ignored', provider: 'stripe', eventId, reason: 'no line item is a known price' };
+        return {
+          kind: 'sale',
+          provider: 'stripe',
+          eventId,
+          orderId,
+          email,
+          product: product.product,
+          tier: product.tier,
+          amountCents,
+          currency,
+          occurredAt: created.toISOString(),
+        };
+      }
+
+      if (type === 'charge.refunded') {
+        // A partial refund (a goodwill discount) keeps the purchase: only a full refund withdraws it.
+        if (object.refunded !== true) {
+          return { kind: 'ignored', provider: 'stripe', eventId, reason: 'partial refund: the purchase stands' };
+        }
+        const intent = isObject(object.payment_intent) ? object.payment_intent.id : object.payment_intent;
+        const orderId = requireId(intent, 'payment_intent');
+        return { kind: 'refund', provider: 'stripe', eventId, orderId, occurredAt: created.toISOString() };
+      }
+
+      return { kind: 'ignored', provider: 'stripe', eventId, reason: `event type ${type || '(none)'} is not handled` };
+    },
+  };
+}
+
+/** Price ids of an expanded session's line items, else as Stripe's API lists them. */
+async function sessionPriceIds(
+  session: Record<string, unknown>,
+  sessionId: string,
+  lineItems: StripeLineItems | null,
+): Promise<string[]> {
+  const expanded = isObject(session.line_items) ? session.line_items.data : undefined;
+  if (Array.isArray(expanded)) {
+    return expanded.flatMap((item) => {
+      const price = isObject(item) && isObject(item.price) ? idString(item.price.id) : null;
+      return price ? [price] : [];
+    });
+  }
+  // Not a 400: the event is fine, this deployment cannot read it. A 500 makes Stripe retry.
+  if (!lineItems) throw new Error('STRIPE_API_KEY is not set: cannot read the Checkout Session line items');
+  return lineItems(sessionId);
+}
+
+/** Lists a session's line items with a restricted key (Checkout Sessions: read). */
+export function stripeLineItemsFromApi(apiKey: string, fetchImpl: typeof fetch = fetch): StripeLineItems {
+  return async (sessionId) => {
+    const response = await fetchImpl(
+      `https://api.stripe.com/v1/checkout/sessions/${encodeURIComponent(sessionId)}/line_items?limit=100`,
+      { headers: { Authorization: `Bearer ${apiKey}` } },
+    );
+    if (!response.ok) throw new Error(`Stripe line items: HTTP ${response.status}`);
+    const list: unknown = await response.json();
+    const data = isObject(list) && Array.isArray(list.data) ? list.data : [];
+    return data.flatMap((item) => {
+      const price = isObject(item) && isObject(item.price) ? idString(item.price.id) : null;
+      return price ? [price] : [];
+    });
+  };
+}

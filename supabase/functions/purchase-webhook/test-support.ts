@@ -1,0 +1,117 @@
+// Test support (never imported by index.ts, so never deployed): signed requests as Shopify and
+// Stripe send them, and an in-memory store that keeps the contract's de-duplication by event id.
+import { concatBytes, hmacSha256, toBase64, toHex, utf8 } from './crypto.ts';
+import type { PurchaseStore, RecordPurchaseResult, RecordRefundResult, Refund, Sale } from './types.ts';
+
+export const SHOPIFY_SECRET = 'test-shopify-secret';
+export const STRIPE_SECRET = 'whsec_test_stripe_secret';
+export const BASE = 'http://functions.test/purchase-webhook';
+
+export async function shopifyRequest(
+  topic: string,
+  body: unknown,
+  {
+    secret = SHOPIFY_SECRET,
+    webhookId = crypto.randomUUID(),
+    hmac,
+  }: { secret?: string; webhookId?: string; hmac?: string | null } = {},
+): Promise<Request> {
+  const raw = typeof body === 'string' ? body : JSON.stringify(body);
+  const headers = new Headers({
+    'Content-Type': 'application/json',
+    'X-Shopify-Topic': topic,
+    'X-Shopify-Webhook-Id': webhookId,
+  });
+  const signature = hmac === undefined ? toBase64(await hmacSha256(secret, utf8(raw))) : hmac;
+  if (signature !== null) headers.set('X-Shopify-Hmac-Sha256', signature);
+  return new Request(`${BASE}/shopify`, { method: 'POST', headers, body: raw });
+}
+
+export async function stripeSignature(raw: string, timestamp: number, secret = STRIPE_SECRET): Promise<string> {
+  return toHex(await hmacSha256(secret, concatBytes(utf8(`${timestamp}.`), utf8(raw))));
+}
+
+export async function stripeRequest(
+  event: unknown,
+  { secret = STRIPE_SECRET, timestamp, header }: { secret?: string; timestamp: number; header?: string | null },
+): Promise<Request> {
+  const raw = typeof event === 'string' ? event : JSON.stringify(event);
+  const headers = new Headers({ 'Content-Type': 'application/json' });
+  const value = header === undefined ? `t=${timestamp},v1=${await stripeSignature(raw, timestamp, secret)}` : header;
+  if (value !== null) headers.set('Stripe-Signature', value);
+  return new Request(`${BASE}/stripe`, { method: 'POST', headers, body: raw });
+}
+
+export function shopifyOrder(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: 5551234567,
+    email: 'Buyer@Example.com',
+    currency: 'USD',
+    total_price: '49.00',
+    processed_at: '2026-11-20T10:00:00-05:00',
+    line_items: [
+      { id: 1, product_id: 'REPLACE_ME_shopify_product_foundation', variant_id: 77, price: '49.00', quantity: 1 },
+    ],
+    ...overrides,
+  };
+}
+
+export function stripeSessionEvent(overrides: Record<string, unknown> = {}, type = 'checkout.session.completed') {
+  return {
+    id: `evt_${crypto.randomUUID().replaceAll('-', '')}`,
+    type,
+    created: 1_795_000_000,
+    data: {
+      object: {
+        id: 'cs_test_123',
+        object: 'checkout.session',
+        payment_status: 'paid',
+        payment_intent: 'pi_test_123',
+        amount_total: 49900,
+        currency: 'usd',
+        customer_details: { email: 'Stripe.Buyer@Example.com' },
+        line_items: { data: [{ price: { id: 'REPLACE_ME_stripe_price_accelerated' } }] },
+        ...overrides,
+      },
+    },
+  };
+}
+
+type Call =
+  | { kind: 'purchase'; sale: Sale }
+  | { kind: 'refund'; refund: Refund }
+  | { kind: 'invite'; email: string; redirectTo: string };
+
+/** The contract's de-duplication, in memory: an event id seen before is a duplicate. */
+export class MemoryStore implements PurchaseStore {
+  calls: Call[] = [];
+  seen = new Set<string>();
+  /** E-mail → what record_purchase says about the buyer's account. */
+  accounts = new Map<string, RecordPurchaseResult['account']>();
+  inviteAnswer: 'invited' | 'already_registered' | Error = 'invited';
+
+  async recordPurchase(sale: Sale): Promise<RecordPurchaseResult> {
+    this.calls.push({ kind: 'purchase', sale });
+    const key = `${sale.provider}:${sale.eventId}`;
+    const duplicate = this.seen.has(key);
+    this.seen.add(key);
+    const account = this.accounts.get(sale.email) ?? 'none';
+    return { duplicate, purchaseId: duplicate ? null : crypto.randomUUID(), userId: null, account };
+  }
+
+  async recordRefund(refund: Refund): Promise<RecordRefundResult> {
+    this.calls.push({ kind: 'refund', refund });
+    const key = `${refund.provider}:${refund.eventId}`;
+    const duplicate = this.seen.has(key);
+    this.seen.add(key);
+    return { duplicate, found: true, userId: null };
+  }
+
+  async inviteBuyer(email: string, redirectTo: string): Promise<'invited' | 'already_registered'> {
+    this.calls.push({ kind: 'invite', email, redirectTo });
+    if (this.inviteAnswer instanceof Error) throw this.inviteAnswer;
+    // As GoTrue does, an invitation creates the (unconfirmed) user.
+    if (!this.accounts.has(email)) this.accounts.set(email, 'unconfirmed');
+    return this.inviteAnswer;
+  }
+}

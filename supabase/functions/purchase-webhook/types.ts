@@ -1,0 +1,79 @@
+// The shapes every part of the purchase webhook shares: what a provider adapter makes of a
+// request, and what the handler asks of the store. Plain TypeScript: no Deno or Node globals.
+import type { ProductTier } from '../../../src/content/products.ts';
+
+export type Tier = ProductTier;
+export type ProviderName = 'shopify' | 'stripe';
+export const providerNames: readonly ProviderName[] = ['shopify', 'stripe'];
+
+/** A paid order: one per order (`purchases` is unique on provider + order id). */
+export type Sale = {
+  kind: 'sale';
+  provider: ProviderName;
+  eventId: string;
+  orderId: string;
+  /** Lower-cased. */
+  email: string;
+  product: string;
+  tier: Tier;
+  /** Minor units (cents), as the currency defines them. */
+  amountCents: number;
+  /** ISO 4217, upper case. */
+  currency: string;
+  /** ISO timestamp of the sale at the provider. */
+  occurredAt: string;
+};
+
+/** A refund that returns the product: the order's grant is withdrawn. */
+export type Refund = {
+  kind: 'refund';
+  provider: ProviderName;
+  eventId: string;
+  orderId: string;
+  occurredAt: string;
+};
+
+/** A genuine event this function has nothing to do with: acknowledged, logged, nothing changed. */
+export type Ignored = { kind: 'ignored'; provider: ProviderName; eventId: string | null; reason: string };
+
+export type ParsedEvent = Sale | Refund | Ignored;
+
+/** An answer the handler gives as is: 400 malformed, 401 signature, 404, 405, 413. */
+export class WebhookError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * One checkout provider. `verify` runs first, over the raw bytes, before anything is parsed;
+ * `parse` only ever sees a body whose signature was good.
+ */
+export interface PurchaseProvider {
+  readonly name: ProviderName;
+  /** Throws WebhookError(401) when the signature is missing, wrong or stale. */
+  verify(rawBody: Uint8Array<ArrayBuffer>, headers: Headers, now: Date): Promise<void>;
+  /** Throws WebhookError(400) when the body or a required header is malformed. */
+  parse(rawBody: Uint8Array<ArrayBuffer>, headers: Headers): Promise<ParsedEvent>;
+}
+
+/** `public.record_purchase`'s answer (the shared data contract). */
+export type RecordPurchaseResult = {
+  duplicate: boolean;
+  purchaseId: string | null;
+  userId: string | null;
+  account: 'confirmed' | 'unconfirmed' | 'none';
+};
+
+/** `public.record_refund`'s answer. */
+export type RecordRefundResult = { duplicate: boolean; found: boolean; userId: string | null };
+
+/** What the handler needs from the database and from Supabase Auth. */
+export interface PurchaseStore {
+  recordPurchase(sale: Sale): Promise<RecordPurchaseResult>;
+  recordRefund(refund: Refund): Promise<RecordRefundResult>;
+  /** Invites the buyer; an address that already has an account is not an error. */
+  inviteBuyer(email: string, redirectTo: string): Promise<'invited' | 'already_registered'>;
+}
