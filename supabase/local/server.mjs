@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAuthService, authErrorBody, AUTH_HEADERS, SITE_URL } from './auth.mjs';
 import { createDatabase, withClaims } from './db.mjs';
+import { createFunctionsService } from './functions.mjs';
 import { answerPreflight, bearerToken, CORS_HEADERS, HttpError, parseJson, readBody, sendJson } from './http.mjs';
 import { ANON_KEY, DEMO_ACCOUNTS, DEMO_PASSWORD, JwtError, SERVICE_ROLE_KEY, verifyJwt } from './keys.mjs';
 import { createRealtimeService } from './realtime.mjs';
@@ -75,11 +76,15 @@ async function seedSampleFiles(db, storageRoot) {
 /**
  * Starts the stand-in.
  * @param {{ port?: number, host?: string, dataDir?: string | null, reset?: boolean, quiet?: boolean,
- *   seedSampleFiles?: boolean, jwtExpiry?: number, siteUrl?: string }} [options]
+ *   seedSampleFiles?: boolean, jwtExpiry?: number, siteUrl?: string, functionEnv?: Record<string, string>,
+ *   functionsDir?: string, functionsConfigToml?: string }} [options]
  *   dataDir: folder for the database and object bytes; null/undefined => in memory (a temp folder
  *   for bytes, removed on close). jwtExpiry: access-token lifetime in seconds (default env
- *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port.
- * @returns {Promise<{ url: string, port: number, close: () => Promise<void>, db: import('@electric-sql/pglite').PGlite }>}
+ *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port. functionEnv, functionsDir,
+ *   functionsConfigToml: extra environment for the Edge Functions, and another functions folder
+ *   and config.toml text than supabase/'s (tests).
+ * @returns {Promise<{ url: string, port: number, close: () => Promise<void>, db: import('@electric-sql/pglite').PGlite,
+ *   functionPids: () => number[] }>}
  */
 export async function startServer({
   port = 54321,
@@ -90,6 +95,9 @@ export async function startServer({
   seedSampleFiles: seedSamples = true,
   jwtExpiry = Number(process.env.LOCAL_SUPABASE_JWT_EXPIRY) || 3600,
   siteUrl = process.env.LOCAL_SUPABASE_SITE_URL || SITE_URL,
+  functionEnv = {},
+  functionsDir,
+  functionsConfigToml,
 } = {}) {
   const log = quiet ? () => {} : (/** @type {string} */ m) => console.log(m);
   if (reset && dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -118,6 +126,15 @@ export async function startServer({
   const storage = createStorageService({ db, withClaims, root: storageRoot });
   const realtime = createRealtimeService({ db, withClaims, schema, log });
   await realtime.start();
+  // Deno starts on a function's first request, so the stand-in's own start stays fast.
+  const functions = createFunctionsService({
+    baseUrl: () => baseUrl,
+    siteUrl,
+    log,
+    env: functionEnv,
+    ...(functionsDir ? { functionsDir } : {}),
+    ...(functionsConfigToml !== undefined ? { configToml: functionsConfigToml } : {}),
+  });
 
   /** The API key (apikey header / query, else the bearer token) verified like Kong would. */
   async function requireApiKey(req, url) {
@@ -283,6 +300,11 @@ export async function startServer({
       return;
     }
 
+    if (pathname.startsWith('/functions/v1/') || pathname === '/functions/v1') {
+      await functions.handle(req, res, pathname.slice('/functions/v1'.length).replace(/^\//, ''), url);
+      return;
+    }
+
     if (pathname === '/inbox' && req.method === 'GET') {
       // Recovery links are bearer credentials: only callers holding a demo key may read them,
       // and no CORS headers are sent, so no other web page can read the inbox from a browser.
@@ -304,7 +326,7 @@ export async function startServer({
     if (pathname === '/' && req.method === 'GET') {
       sendJson(res, 200, {
         name: 'local Supabase stand-in',
-        services: ['/auth/v1', '/rest/v1', '/storage/v1', '/realtime/v1/websocket'],
+        services: ['/auth/v1', '/rest/v1', '/storage/v1', '/realtime/v1/websocket', '/functions/v1/<name>'],
         inbox: '/inbox',
       });
       return;
@@ -383,6 +405,7 @@ export async function startServer({
     if (!closing) {
       closing = (async () => {
         await realtime.close();
+        await functions.close();
         server.closeAllConnections();
         await new Promise((resolve) => server.close(() => resolve(undefined)));
         await db.close();
@@ -393,7 +416,7 @@ export async function startServer({
   }
 
   // db: the superuser connection, for tests that set up what no API may (e.g. a probe policy).
-  return { url: baseUrl, port: address.port, close, db };
+  return { url: baseUrl, port: address.port, close, db, functionPids: functions.pids };
 }
 
 /** The banner printed by the CLI and by `npm run dev`. */
@@ -404,6 +427,7 @@ export function describeStandIn(url) {
     `  anon key:         ${ANON_KEY}`,
     `  service_role key: ${SERVICE_ROLE_KEY}  (never give it to a browser)`,
     `  mail inbox:       ${url}/inbox?email=…  (send header apikey: <anon key>)`,
+    `  edge functions:   ${url}/functions/v1/<name>  (run in Deno on first request)`,
     '',
     `Demo accounts (password ${DEMO_PASSWORD}):`,
     `  ${'e-mail'.padEnd(26)} ${'tier'.padEnd(12)} note`,

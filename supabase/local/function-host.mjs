@@ -1,0 +1,45 @@
+/* global Deno */
+// Runs in Deno, one process per Edge Function (started by functions.mjs): imports the
+// function's index.ts, which calls Deno.serve(handler) as on Supabase, and serves that handler
+// on a free loopback port, which it reports on stdout for the stand-in to proxy to. The edge
+// runtime does the same: the function's own Deno.serve options (port, hostname) do not apply.
+//
+//   deno run … supabase/local/function-host.mjs file:///…/supabase/functions/<name>/index.ts <marker>
+// prints `<marker> <port>` once the function serves.
+
+const [entry, marker = 'ready'] = Deno.args;
+
+const serve = Deno.serve.bind(Deno);
+let served = false;
+
+Deno.serve = (...args) => {
+  if (served) throw new Error('an Edge Function calls Deno.serve once');
+  served = true;
+  const [first, second] = args;
+  const handler = typeof first === 'function' ? first : typeof second === 'function' ? second : first?.handler;
+  if (typeof handler !== 'function') throw new Error('Deno.serve was called without a handler');
+  return serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log(`${marker} ${port}`) }, handler);
+};
+
+// As the edge runtime does, the function does not see the machine's own variables (Deno needed
+// HOME to find its cache, and adds PATH itself; both were read at start-up).
+for (const name of [
+  'HOME',
+  'PATH',
+  'PWD',
+  'HOSTNAME',
+  'DENO_DIR',
+  'DENO_NODE_SHIM_ACTIVE',
+  'DENO_NO_UPDATE_CHECK',
+  'NO_COLOR',
+]) {
+  Deno.env.delete(name);
+}
+
+if (entry) {
+  await import(entry);
+  if (!served) {
+    console.error(`${entry} never called Deno.serve`);
+    Deno.exit(1);
+  }
+}
