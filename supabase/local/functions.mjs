@@ -3,7 +3,7 @@
 // Supabase CLI's edge runtime would: 404 "Function not found" for a name with no index.ts, the
 // JWT check unless `[functions.<name>] verify_jwt = false` in supabase/config.toml (401 with the
 // runtime's `{ msg }` bodies), and the function's environment limited to the Supabase keys and
-// the local development secrets below. Each function gets one Deno process, started on its first
+// the local development secrets (function-secrets.mjs). Each function gets one Deno process, started on its first
 // request and stopped with the stand-in.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,7 +11,10 @@ import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { LOCAL_FUNCTION_SECRETS } from './function-secrets.mjs';
 import { ANON_KEY, SERVICE_ROLE_KEY, verifyJwt } from './keys.mjs';
+
+export { LOCAL_FUNCTION_SECRETS };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -22,15 +25,6 @@ const HOST_SCRIPT = path.join(here, 'function-host.mjs');
 const BOOT_LIMIT_MS = 60_000;
 /** What function-host.mjs prints, with the port, once the function serves. */
 const READY_MARKER = '__local_function_ready__';
-
-/**
- * Development-only webhook secrets the local functions get (and `npm run purchase:simulate`
- * signs with). Published here on purpose, like the demo keys: never use them for a real store.
- */
-export const LOCAL_FUNCTION_SECRETS = Object.freeze({
-  SHOPIFY_WEBHOOK_SECRET: 'local-dev-shopify-webhook-secret',
-  STRIPE_WEBHOOK_SECRET: 'whsec_local_dev_stripe_webhook_secret',
-});
 
 /** The `deno` binary of the pinned npm package (installed by its postinstall), never one on PATH. */
 export function denoExecutable() {
