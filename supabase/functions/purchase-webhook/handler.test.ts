@@ -384,7 +384,8 @@ describe('the buyer’s account', () => {
 describe('the request', () => {
   it('takes POST only (405), names an enabled provider (404), and caps the body (413)', async () => {
     const { store, handle } = setup();
-    expect((await handle(new Request(`${BASE}/shopify`))).status).toBe(405);
+    const get = await handle(new Request(`${BASE}/shopify`));
+    expect([get.status, get.headers.get('Allow')]).toEqual([405, 'POST']);
     expect((await handle(new Request(`${BASE}`, { method: 'POST', body: '{}' }))).status).toBe(404);
     const onlyShopify = createWebhookHandler({
       providers: [shopifyProvider(SHOPIFY_SECRET)],

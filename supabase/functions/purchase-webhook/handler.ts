@@ -27,7 +27,9 @@ export type WebhookHandlerOptions = {
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 function json(status: number, body: Record<string, unknown>): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (status === 405) headers.Allow = 'POST';
+  return new Response(JSON.stringify(body), { status, headers });
 }
 
 export function createWebhookHandler(options: WebhookHandlerOptions): (req: Request) => Promise<Response> {
@@ -39,9 +41,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Requ
     const last = url.pathname.split('/').filter(Boolean).pop() ?? '';
     const named = options.providers.find((p) => p.name === last);
     if (named) return named;
-    if ((last === 'shopify' || last === 'stripe') && !named) {
-      throw new WebhookError(404, `provider ${last} is not enabled`);
-    }
+    if (last === 'shopify' || last === 'stripe') throw new WebhookError(404, `provider ${last} is not enabled`);
     if (options.providers.length === 1 && options.providers[0]) return options.providers[0];
     throw new WebhookError(404, 'name the provider: …/purchase-webhook/shopify or …/purchase-webhook/stripe');
   }
