@@ -3,6 +3,7 @@
 // types): the two Deno calls the entries make, and the npm: specifier mapped to node_modules.
 declare namespace Deno {
   const env: { toObject(): Record<string, string> };
+  const pid: number;
   function serve(handler: (request: Request) => Response | Promise<Response>): unknown;
 }
 

@@ -36,6 +36,15 @@ for (const name of [
   Deno.env.delete(name);
 }
 
+// The stand-in holds this process's stdin open: when the stand-in dies without stopping it (a
+// crash, a killed test worker), stdin ends and so does this process, rather than living on.
+void (async () => {
+  for await (const _chunk of Deno.stdin.readable) {
+    // nothing is ever sent; the loop only waits for the end
+  }
+  Deno.exit(0);
+})();
+
 if (entry) {
   await import(entry);
   if (!served) {

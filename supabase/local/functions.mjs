@@ -125,7 +125,8 @@ export function createFunctionsService({
     const child = spawn(denoExecutable(), args, {
       cwd: repoRoot,
       env: functionEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin stays open for the child's lifetime: its end tells function-host.mjs the stand-in is gone.
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     const ready = new Promise((resolve, reject) => {
       let stderr = '';

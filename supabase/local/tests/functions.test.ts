@@ -1,4 +1,5 @@
 // Edge Functions on the stand-in: real Deno behind /functions/v1, as the Supabase CLI serves them.
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANON_KEY, SERVICE_ROLE_KEY, signJwt } from '../keys.mjs';
@@ -120,6 +121,31 @@ describe('/functions/v1 with test functions', () => {
     expect(pid).toBeTypeOf('number');
     await other.close();
     expect(() => process.kill(pid as number, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+  });
+
+  it('a Deno process whose stand-in dies without stopping it (killed outright) ends too', async () => {
+    // A stand-in in its own Node process, killed with SIGKILL: no close(), no exit handlers.
+    const code = `const { startServer } = await import(${JSON.stringify(new URL('../server.mjs', import.meta.url).href)});
+      const s = await startServer({ port: 0, dataDir: null, quiet: true, seedSampleFiles: false,
+        functionsDir: ${JSON.stringify(fixtures)}, functionsConfigToml: '' });
+      console.log(s.url);`;
+    const node = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const url = await new Promise<string>((resolve) =>
+      node.stdout.once('data', (chunk) => resolve(String(chunk).trim())),
+    );
+    const res = await fetch(`${url}/functions/v1/echo`, { headers: { Authorization: `Bearer ${ANON_KEY}` } });
+    const { pid } = (await res.json()) as { pid: number };
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    node.kill('SIGKILL');
+    await expect.poll(alive, { timeout: 30_000 }).toBe(false);
   });
 
   it('answers 503 BOOT_ERROR when the function fails to start (verify_jwt defaults to on)', async () => {
