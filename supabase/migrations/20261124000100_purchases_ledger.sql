@@ -861,7 +861,7 @@ begin
         'reason', a.reason, 'changed_by_email', cu.email
       ) order by a.changed_at desc, a.id desc)
       from public.tier_audit a left join auth.users cu on cu.id = a.changed_by
-      where a.target_user = target_user), '[]'::jsonb)
+      where a.target_user = staff_member_detail.target_user), '[]'::jsonb)
   );
 end
 $$;
