@@ -223,6 +223,11 @@ begin
     return null;
   end if;
 
+  -- One recompute per user at a time, and the tier computed only once the lock is held: two
+  -- webhook deliveries for the same buyer in parallel (read committed) then see each other's
+  -- committed purchase, so the later one cannot write a stale, lower tier.
+  perform pg_advisory_xact_lock(hashtextextended('public.user_tiers:' || p_user::text, 0));
+
   select greatest(
     (select max(p.tier) from public.purchases p where p.user_id = p_user and p.status = 'paid'),
     (select g.tier from public.tier_grants g where g.user_id = p_user and g.revoked_at is null)
