@@ -236,8 +236,12 @@ export function checkBudgets({ distDir, srcDir, budgets = BUDGETS, routes = PUBL
     const htmlFile = route.html.find((candidate) => existsSync(path.join(distDir, candidate)));
     const html = htmlFile ? read(htmlFile).toString('utf8') : null;
 
-    // The page's CSS: what its chunks load, what its HTML links, and what it inlines.
-    const cssFiles = new Set(chunks.flatMap((file) => map.chunks[file]?.css ?? []));
+    // The page's CSS: what its HTML links or inlines, plus what its lazy chunks load. The
+    // entry's own CSS counts only through the HTML (a prerendered page may inline it and drop
+    // the link); without a page, the entry's CSS stands in.
+    const cssFiles = new Set(
+      chunks.flatMap((file) => (html && map.chunks[file]?.isEntry ? [] : (map.chunks[file]?.css ?? []))),
+    );
     for (const link of html ? htmlTags(html, 'link') : []) {
       const rel = (link.rel ?? '').split(/\s+/);
       const href = (link.href ?? '').replace(/^\//, '');
