@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { unlockOffer } from '../src/content/bundles';
 import { resourceCards } from '../src/content/resources';
@@ -32,10 +33,33 @@ function tierChannelJoined(page: Page) {
   });
 }
 
-/** Changes a user's tier as the database's purchase ledger would: with the service role. */
-async function setTier(userId: string, tier: Tier) {
-  const { error } = await admin.from('user_tiers').upsert({ user_id: userId, tier }, { onConflict: 'user_id' });
+/** A checkout sale as the webhook records it (service role only), for the buyer's e-mail. */
+async function recordSale(email: string, orderId: string, tier: Exclude<Tier, 'ebook'>) {
+  const offer = unlockOffer(tier);
+  const { data, error } = await admin.rpc('record_purchase', {
+    p_provider: 'stripe',
+    p_event_id: `evt_${randomUUID()}`,
+    p_order_id: orderId,
+    p_email: email,
+    p_product: offer.name,
+    p_tier: tier,
+    p_amount_cents: Math.round(offer.price * 100),
+    p_currency: 'USD',
+    p_occurred_at: new Date().toISOString(),
+  });
   expect(error).toBeNull();
+  expect(data).toMatchObject({ duplicate: false, account: 'confirmed' });
+}
+
+async function recordRefund(orderId: string) {
+  const { data, error } = await admin.rpc('record_refund', {
+    p_provider: 'stripe',
+    p_event_id: `evt_${randomUUID()}`,
+    p_order_id: orderId,
+    p_occurred_at: new Date().toISOString(),
+  });
+  expect(error).toBeNull();
+  expect(data).toMatchObject({ duplicate: false, found: true });
 }
 
 test('with /resources open, a purchase unlocks the cards live and a refund locks them again', async ({
@@ -50,19 +74,20 @@ test('with /resources open, a purchase unlocks the cards live and a refund locks
   await expect(unlockLinks(page)).toHaveCount(resourceCards.length);
   await joined;
 
-  // A sale recorded while the page is open (an INSERT of the user's first tier).
-  await setTier(user.id, 'foundation');
+  // A sale recorded while the page is open: the user's first tier (an INSERT of their row).
+  const orderId = `cs_${randomUUID()}`;
+  await recordSale(user.email, orderId, 'foundation');
   await expect(page.getByText('Current Tier: Foundation Builder')).toBeVisible();
   await expect(page.getByRole('link', { name: downloadLinkName('book-planning-worksheet.pdf') })).toBeVisible();
   await expect(unlockLinks(page)).toHaveCount(lockedCount('foundation'));
   await expect(page.getByText(/No active subscription/)).toHaveCount(0);
 
-  // The foundation order is refunded: the user falls back to the ebook (an UPDATE).
-  await setTier(user.id, 'ebook');
-  await expect(page.getByText('Current Tier: Ebook Only')).toBeVisible();
-  await expect(unlockLinks(page)).toHaveCount(lockedCount('ebook'));
-  await expect(page.getByRole('link', { name: downloadLinkName('book-planning-worksheet.pdf') })).toHaveCount(0);
-  await expect(page.getByRole('link', { name: downloadLinkName('yes-you-can.pdf') })).toBeVisible();
+  // The order is refunded: nothing else is held, so the row stays with tier null (an UPDATE).
+  await recordRefund(orderId);
+  await expect(page.getByText(/No active subscription/)).toBeVisible();
+  await expect(unlockLinks(page)).toHaveCount(lockedCount(null));
+  await expect(page.getByRole('link', { name: /^Download / })).toHaveCount(0);
+  await expect(page.getByText('Current Tier:', { exact: false })).toHaveCount(0);
 });
 
 test('/upgrade tells a visitor how to get in', async ({ page }) => {
