@@ -3,12 +3,13 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
 import { securityHeadersPlugin } from './scripts/vite-security-headers.mjs';
+import { chunkMapPlugin } from './scripts/vite-chunk-map.mjs';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
 export default defineConfig({
   // The production headers: written into dist/ by the build and sent by `vite preview`.
-  plugins: [react(), tailwindcss(), securityHeadersPlugin()],
+  plugins: [react(), tailwindcss(), securityHeadersPlugin(), chunkMapPlugin()],
   resolve: { alias: { '@': src } },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
