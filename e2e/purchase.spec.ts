@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { shopifyOrder, shopifyRequest } from '../supabase/functions/purchase-webhook/test-support.ts';
+import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
+import { resourceCards } from '../src/content/resources';
+import { tierRank, type Tier } from '../src/content/tiers';
+import { e2eEnv } from './env';
+import { expect, signInAs, test } from './fixtures';
+
+// The stand-in's published development secret, or the stack's own when one is given.
+const secret = process.env.SHOPIFY_WEBHOOK_SECRET ?? LOCAL_FUNCTION_SECRETS.SHOPIFY_WEBHOOK_SECRET;
+
+/** Sends a signed Shopify delivery to the purchase webhook, as the checkout would. */
+async function deliver(made: Request): Promise<Record<string, unknown>> {
+  const res = await fetch(`${e2eEnv.supabaseUrl}/functions/v1/purchase-webhook/shopify`, {
+    method: 'POST',
+    headers: made.headers,
+    body: await made.arrayBuffer(),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+function deliverSale(email: string, product: Tier, orderId = `e2e-${randomUUID()}`) {
+  const line = { product_id: `REPLACE_ME_shopify_product_${product}` };
+  return shopifyRequest('orders/paid', shopifyOrder({ id: orderId, email, line_items: [line] }), { secret }).then(
+    deliver,
+  );
+}
+
+function deliverRefund(orderId: string, product: Tier) {
+  const line = { line_item: { product_id: `REPLACE_ME_shopify_product_${product}` } };
+  const refund = { id: `refund-${orderId}`, order_id: orderId, refund_line_items: [line] };
+  return shopifyRequest('refunds/create', refund, { secret }).then(deliver);
+}
+
+/** How many files the cards up to `tier` hold: exactly the downloads the page offers. */
+function filesUpTo(tier: Tier): number {
+  return resourceCards.filter((card) => tierRank(card.tier) <= tierRank(tier)).flatMap((card) => card.sampleFiles)
+    .length;
+}
+
+/**
+ * Resolves once the page's realtime channel on its own `user_tiers` row has joined: from then on
+ * a change to the row reaches the page (the listener is set before the page opens its socket).
+ */
+function tierChannelJoined(page: Page) {
+  return new Promise<void>((resolve) => {
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', ({ payload }) => {
+        const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+        if (text.includes('realtime:user-tier-') && text.includes('phx_reply') && text.includes('"status":"ok"')) {
+          resolve();
+        }
+      });
+    });
+  });
+}
+
+test('with /resources open, a purchase through the webhook unlocks the cards live and its refund locks them again', async ({
+  page,
+  makeUser,
+}) => {
+  const user = await makeUser();
+  await signInAs(page, user);
+  const joined = tierChannelJoined(page);
+  await page.goto('/resources');
+  const downloads = page.getByRole('link', { name: /^Download / });
+  await expect(page.getByText(/No active subscription/)).toBeVisible();
+  await expect(downloads).toHaveCount(0);
+  await joined;
+
+  const orderId = `e2e-${randomUUID()}`;
+  expect(await deliverSale(user.email, 'foundation', orderId)).toMatchObject({
+    outcome: 'recorded',
+    account: 'confirmed',
+  });
+  await expect(page.getByText('Current Tier: Foundation Builder')).toBeVisible();
+  await expect(downloads).toHaveCount(filesUpTo('foundation'));
+
+  expect(await deliverRefund(orderId, 'foundation')).toEqual({ ok: true, outcome: 'refunded' });
+  await expect(page.getByText(/No active subscription/)).toBeVisible();
+  await expect(downloads).toHaveCount(0);
+});
