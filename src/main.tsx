@@ -1,9 +1,19 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { resolveLazyRoutes } from '@/app/resolve-lazy-routes';
 import { routes } from '@/app/router';
 import { reloadOnStaleChunk } from '@/lib/reload-on-stale-chunk';
 import './index.css';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+// The public pages arrive prerendered (the build's HTML); every other path gets the empty shell.
+const prerendered = container.hasChildNodes();
+
+// Hydration must render what the build rendered: the page's own component, not the lazy
+// route's fallback. So its chunk (already preloaded by the page) is in place first.
+if (prerendered) await resolveLazyRoutes(routes, window.location);
 
 const router = createBrowserRouter(routes);
 reloadOnStaleChunk({
@@ -20,11 +30,11 @@ reloadOnStaleChunk({
     });
   },
 });
-const container = document.getElementById('root');
-if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
+const app = (
   <StrictMode>
     <RouterProvider router={router} />
-  </StrictMode>,
+  </StrictMode>
 );
+if (prerendered) hydrateRoot(container, app);
+else createRoot(container).render(app);
