@@ -3,17 +3,27 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { resolveLazyRoutes } from '@/app/resolve-lazy-routes';
 import { routes } from '@/app/router';
-import { reloadOnStaleChunk } from '@/lib/reload-on-stale-chunk';
+import { reloadOnceFor, reloadOnStaleChunk } from '@/lib/reload-on-stale-chunk';
 import './index.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 // The public pages arrive prerendered (the build's HTML); every other path gets the empty shell.
-const prerendered = container.hasChildNodes();
+let hydrate = container.hasChildNodes();
 
 // Hydration must render what the build rendered: the page's own component, not the lazy
 // route's fallback. So its chunk (already preloaded by the page) is in place first.
-if (prerendered) await resolveLazyRoutes(routes, window.location);
+if (hydrate) {
+  try {
+    await resolveLazyRoutes(routes, window.location);
+  } catch (error) {
+    // The chunk would not load (a deploy removed it, or the network failed): load the page
+    // once more; failing that, render afresh and the router shows its error screen.
+    const here = window.location.pathname + window.location.search + window.location.hash;
+    if (reloadOnceFor(error, here)) await new Promise(() => {});
+    hydrate = false;
+  }
+}
 
 const router = createBrowserRouter(routes);
 reloadOnStaleChunk({
@@ -36,5 +46,5 @@ const app = (
     <RouterProvider router={router} />
   </StrictMode>
 );
-if (prerendered) hydrateRoot(container, app);
+if (hydrate) hydrateRoot(container, app);
 else createRoot(container).render(app);
