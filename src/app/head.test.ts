@@ -66,6 +66,12 @@ describe('headTags', () => {
     }
   });
 
+  it('gives a public page that is not indexable (/auth) its canonical URL as well as noindex', () => {
+    const tags = headTags([{ title: 'Subscriber Access' }], '/auth', origin);
+    expect(content(tags, 'robots')).toBe('noindex');
+    expect(tags).toContainEqual({ tag: 'link', rel: 'canonical', href: 'https://books.example/auth' });
+  });
+
   it('uses the home title and the default description where a route names neither', () => {
     const tags = headTags([{ indexable: true }], '/', origin);
     expect(tags[0]).toEqual({ tag: 'title', text: homeTitle });
@@ -116,7 +122,7 @@ describe('applyHeadTags', () => {
 
     expect(document.title).toBe('Subscriber Access | Yes, You Can!');
     expect(document.head.querySelector('meta[name="viewport"]')).not.toBeNull();
-    expect(document.head.querySelector('link[rel="canonical"]')).toBeNull();
+    expect(document.head.querySelector('link[rel="canonical"]')).toHaveAttribute('href', 'https://books.example/auth');
     expect(document.head.querySelectorAll('meta[name="description"]')).toHaveLength(1);
     expect(document.head.querySelector('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
     expect(document.head.querySelector('meta[property="og:url"]')).toHaveAttribute(

@@ -40,6 +40,10 @@ export const shareImage = {
 /** The pages the build renders to HTML (the public ones), and their file in dist/. */
 export const prerenderedPages = [paths.home, paths.bundles, paths.upgrade, paths.auth] as const;
 
+function isPublicPage(pathname: string): boolean {
+  return (prerenderedPages as readonly string[]).includes(pathname);
+}
+
 export function pageFile(pathname: string): string {
   return pathname === '/' ? 'index.html' : `${pathname.replace(/^\/+|\/+$/g, '')}.html`;
 }
@@ -72,9 +76,10 @@ export type HeadTag =
   | { tag: 'link'; rel: 'canonical'; href: string };
 
 /**
- * The tags of the page at `pathname`, from its matched routes' handles. An indexable page
- * gets its canonical URL; any other page (sign-in, member pages, not found) gets `noindex`
- * instead. Every page gets the share tags, so a link to it still previews well.
+ * The tags of the page at `pathname`, from its matched routes' handles. Any page that is not
+ * indexable (sign-in, member pages, not found) gets `noindex`. Indexable pages and every
+ * public (prerendered) page get their canonical URL: /auth is shared and linked, so it names
+ * its one address even though search engines are asked not to list it. Every page gets the share tags, so a link to it still previews well.
  */
 export function headTags(handles: readonly unknown[], pathname: string, origin: string): HeadTag[] {
   const title = documentTitle(handles);
@@ -88,7 +93,8 @@ export function headTags(handles: readonly unknown[], pathname: string, origin: 
   return [
     { tag: 'title', text: title },
     name('description', description),
-    indexable ? { tag: 'link', rel: 'canonical', href: url } : name('robots', 'noindex'),
+    ...(indexable || isPublicPage(pathname) ? [{ tag: 'link', rel: 'canonical', href: url } as const] : []),
+    ...(indexable ? [] : [name('robots', 'noindex')]),
     property('og:type', 'website'),
     property('og:site_name', site.productName),
     property('og:title', title),
