@@ -1,6 +1,7 @@
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { safeNextPath } from '@/config/paths';
+import { requestPasswordReset } from '../api/request-password-reset';
 import { signIn } from '../api/sign-in';
 import { signUp } from '../api/sign-up';
 import { useAuth } from '@/lib/auth-provider';
@@ -29,5 +30,12 @@ export function AuthScreen() {
       />
     );
 
-  return <AuthView onSignIn={signIn} onSignUp={signUp} onSignedIn={() => void navigate(next, { replace: true })} />;
+  return (
+    <AuthView
+      onSignIn={signIn}
+      onSignUp={signUp}
+      onSignedIn={() => void navigate(next, { replace: true })}
+      onRequestPasswordReset={requestPasswordReset}
+    />
+  );
 }
