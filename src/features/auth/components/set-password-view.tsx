@@ -56,7 +56,7 @@ export function SetPasswordView({ state, onSetPassword, onRequestLink, onDone }:
             : `Choose a new password for ${state.email ?? 'your account'}.`
         }
       >
-        <NewPasswordForm onSetPassword={onSetPassword} onDone={onDone} invited={invited} />
+        <NewPasswordForm onSetPassword={onSetPassword} onDone={onDone} invited={invited} email={state.email} />
       </Page>
     );
   }
@@ -118,10 +118,12 @@ function NewPasswordForm({
   onSetPassword,
   onDone,
   invited,
+  email,
 }: {
   onSetPassword: SetPasswordViewProps['onSetPassword'];
   onDone: () => void;
   invited: boolean;
+  email: string | null;
 }) {
   const id = useId();
   const passwordInput = useRef<HTMLInputElement>(null);
@@ -157,6 +159,8 @@ function NewPasswordForm({
 
   return (
     <form onSubmit={(event) => void handleSubmit(event)} aria-busy={busy} noValidate className="flex flex-col gap-4">
+      {/* Tells password managers which account the new password is for; hidden from everyone. */}
+      <input type="email" name="username" autoComplete="username" value={email ?? ''} readOnly hidden />
       <div className="flex flex-col gap-1.5">
         <Label htmlFor={`${id}-password`}>New password</Label>
         <Input
