@@ -42,6 +42,12 @@ export const routes: RouteObject[] = [
             lazy: () => import('./routes/auth'),
           },
           {
+            path: paths.setPassword,
+            handle: title('Set Your Password'),
+            HydrateFallback: routeFallback('Checking your link...'),
+            lazy: () => import('./routes/set-password'),
+          },
+          {
             path: paths.resources,
             handle: page({ title: 'Subscriber Resources' }),
             HydrateFallback: routeFallback('Loading your resources...'),

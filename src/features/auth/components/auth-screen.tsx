@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { safeNextPath } from '@/config/paths';
+import { requestPasswordReset } from '../api/request-password-reset';
 import { signIn } from '../api/sign-in';
 import { signUp } from '../api/sign-up';
 import { afterLoad } from '@/lib/after-load';
@@ -49,6 +50,10 @@ export function AuthScreen() {
         return signUp(credentials);
       }}
       onSignedIn={() => void navigate(next, { replace: true })}
+      onRequestPasswordReset={async (email) => {
+        await connect();
+        return requestPasswordReset(email);
+      }}
     />
   );
 }
