@@ -43,7 +43,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: paths.setPassword,
-            handle: title('Set Your Password'),
+            handle: page({ title: 'Set Your Password' }),
             HydrateFallback: routeFallback('Checking your link...'),
             lazy: () => import('./routes/set-password'),
           },
