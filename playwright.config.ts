@@ -19,6 +19,9 @@ const standIn = {
   url: `${e2eEnv.supabaseUrl}/auth/v1/health`,
   reuseExistingServer: false,
   timeout: 120_000,
+  // Auth e-mails' links may lead back to this site (recovery, invitations): its origin is the
+  // stand-in's site URL, so redirects to it are allowed, as on a configured project.
+  env: { LOCAL_SUPABASE_SITE_URL: siteUrl },
   stdout: 'ignore' as const,
   stderr: 'pipe' as const,
 };

@@ -27,7 +27,7 @@ test('sign-up creates an account and lands on the resources', async ({ page }) =
   await form.getByLabel('Email').fill(email);
   await form.getByLabel('Password').fill('a-good-password');
   await form.getByRole('button', { name: 'Create Account' }).click();
-  await expectToast(page, 'Account created!', 'You can now sign in to access your resources.');
+  await expectToast(page, 'Account created!', 'Welcome! Taking you to your resources...');
   await expect(page).toHaveURL(/\/resources$/);
   await expect(page.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
 

@@ -35,17 +35,20 @@ export const PUBLIC_ROUTES = [
 
 /**
  * Budgets in gzip bytes (docs/testing.md explains each figure).
- * - JS `/` 100 KB and HTML `/` 14 KB are issue 9's: the first screen in one round trip, the
- *   script for it in about a second on a slow phone.
- * - `/bundles` and `/upgrade` share `/`'s entry; their own chunks measured 1.4 to 1.6 KB, so
- *   they get `/`'s budget plus 5 KB.
- * - `/auth` adds the form, Radix tabs and the label (about 12 KB measured) but not supabase-js,
- *   which loads after the form shows: `/`'s budget plus 20 KB.
+ * - Issue 9 asks that the JavaScript needed for first paint on `/` stay under 100 KB. The public
+ *   pages are prerendered and their scripts are deferred modules, so first paint needs none:
+ *   the `blocking` check below keeps it that way. What these budgets cap is the JavaScript
+ *   that hydrates the page afterwards. React DOM 19 and React Router's data router alone are
+ *   95 KB of it (64 + 31, measured), so 100 KB cannot hold them plus the page (decision 38):
+ *   `/` measured 119.6 KB with the toaster loaded lazily, budget 122 KB.
+ * - `/bundles` and `/upgrade` share `/`'s entry; their own chunks add 3 to 5 KB: 126 KB.
+ * - `/auth` adds the form, zod, Radix tabs and the label but not supabase-js, which loads
+ *   after the form shows: measured 171 KB, budget 180 KB.
  * - CSS: one Tailwind file for the whole site, measured 7.7 KB: 9 KB.
- * - HTML of the other pages: the same 14 KB as `/` (the first round trip).
+ * - HTML: 14 KB (issue 9's, for `/`): the first screen in one round trip.
  */
 export const BUDGETS = {
-  js: { '/': 100 * KB, '/bundles': 105 * KB, '/upgrade': 105 * KB, '/auth': 120 * KB },
+  js: { '/': 122 * KB, '/bundles': 126 * KB, '/upgrade': 126 * KB, '/auth': 180 * KB },
   css: { '/': 9 * KB, '/bundles': 9 * KB, '/upgrade': 9 * KB, '/auth': 9 * KB },
   html: { '/': 14 * KB, '/bundles': 14 * KB, '/upgrade': 14 * KB, '/auth': 14 * KB },
 };
@@ -62,6 +65,34 @@ export const FORBIDDEN_MODULES = [
 export const LEAN_ROUTES = ['/', '/bundles', '/upgrade'];
 
 /** What every prerendered page's <head> and <body> must carry. */
+/**
+ * What in a page's HTML would hold its first paint until a download finishes: a classic
+ * `<script src>` without `defer` or `async`, or a stylesheet `<link>` (the CSS is inlined).
+ * Module scripts are deferred by definition.
+ * @param {string} html
+ * @returns {string[]}
+ */
+export function renderBlocking(html) {
+  const problems = [];
+  for (const script of htmlTags(html, 'script')) {
+    if (
+      script.src !== undefined &&
+      script.type !== 'module' &&
+      script.defer === undefined &&
+      script.async === undefined
+    ) {
+      problems.push(`a render-blocking <script src="${script.src}">`);
+    }
+  }
+  for (const link of htmlTags(html, 'link')) {
+    const rels = (link.rel ?? '').toLowerCase().split(/\s+/);
+    if (rels.includes('stylesheet') && (link.media === undefined || link.media === 'all' || link.media === 'screen')) {
+      problems.push(`a render-blocking stylesheet <link href="${link.href ?? ''}">`);
+    }
+  }
+  return problems;
+}
+
 export const REQUIRED_TAGS = [
   { name: '<h1>', test: (/** @type {string} */ html) => /<h1\b[^>]*>[\s\S]*?\S[\s\S]*?<\/h1>/i.test(html) },
   { name: '<title>', test: (/** @type {string} */ html) => /<title>\s*\S[\s\S]*?<\/title>/i.test(html) },
@@ -75,7 +106,7 @@ export const REQUIRED_TAGS = [
 ];
 
 /**
- * @typedef {{ check: 'js' | 'css' | 'html' | 'forbidden' | 'prerender' | 'media', route?: string, message: string }} Failure
+ * @typedef {{ check: 'js' | 'css' | 'html' | 'forbidden' | 'prerender' | 'blocking' | 'media', route?: string, message: string }} Failure
  * @typedef {{ route: string, js: number, css: number, html: number | null, chunks: string[] }} Measurement
  */
 
@@ -298,6 +329,9 @@ export function checkBudgets({ distDir, srcDir, budgets = BUDGETS, routes = PUBL
         message: `${route.path}: no prerendered HTML (${route.html.map((file) => `dist/${file}`).join(' or ')})`,
       });
       continue;
+    }
+    for (const message of renderBlocking(html)) {
+      failures.push({ check: 'blocking', route: route.path, message: `${route.path} (${htmlFile}): ${message}` });
     }
     for (const tag of REQUIRED_TAGS) {
       if (!tag.test(html)) {

@@ -10,6 +10,7 @@ import {
   htmlTags,
   initialChunks,
   packageOf,
+  renderBlocking,
   unsizedMediaInHtml,
   unsizedMediaInJsx,
 } from './check-budgets.mjs';
@@ -230,3 +231,21 @@ function chunk(partial: {
     modules: [],
   };
 }
+
+describe('render-blocking resources in a prerendered page', () => {
+  it('names a classic script without defer or async and a stylesheet link, and allows module, deferred and print ones', () => {
+    const html = [
+      '<script type="module" src="/assets/index.js"></script>',
+      '<script defer src="/a.js"></script>',
+      '<script async src="/b.js"></script>',
+      '<script src="/blocking.js"></script>',
+      '<link rel="stylesheet" href="/assets/index.css">',
+      '<link rel="stylesheet" href="/print.css" media="print">',
+      '<link rel="modulepreload" href="/assets/home.js">',
+    ].join('');
+    expect(renderBlocking(html)).toEqual([
+      'a render-blocking <script src="/blocking.js">',
+      'a render-blocking stylesheet <link href="/assets/index.css">',
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasAuthRedirectInUrl } from './auth-storage';
+import { hasAuthRedirectInUrl, readAuthRedirect } from './auth-storage';
 
 const at = (hash: string, search = '') => ({ hash, search });
 
@@ -22,5 +22,36 @@ describe('hasAuthRedirectInUrl', () => {
     expect(hasAuthRedirectInUrl(at('#pricing', ''))).toBe(false);
     expect(hasAuthRedirectInUrl(at('', '?next=%2Fresources'))).toBe(false);
     expect(hasAuthRedirectInUrl(at('#token_type=bearer', '?utm_source=mail'))).toBe(false);
+  });
+});
+
+describe('readAuthRedirect', () => {
+  const page = (hash: string, search = '', pathname = '/auth/set-password') => ({ hash, search, pathname });
+
+  it('reads the type of a link that opened a session, never keeping the tokens', () => {
+    const read = readAuthRedirect(page('#access_token=secret&refresh_token=r&expires_in=3600&type=invite'));
+    expect(read).toEqual({ pathname: '/auth/set-password', type: 'invite', error: null });
+    expect(JSON.stringify(read)).not.toContain('secret');
+  });
+
+  it('reads a refused link from the fragment, as GoTrue redirects it', () => {
+    expect(
+      readAuthRedirect(
+        page('#error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired'),
+      ),
+    ).toEqual({
+      pathname: '/auth/set-password',
+      type: null,
+      error: { code: 'otp_expired', description: 'Email link is invalid or has expired' },
+    });
+  });
+
+  it('reads an error in the query (PKCE) too, and nothing on an ordinary visit', () => {
+    expect(readAuthRedirect(page('', '?error=server_error&error_description=boom'))?.error).toEqual({
+      code: null,
+      description: 'boom',
+    });
+    expect(readAuthRedirect(page('#pricing'))).toBeNull();
+    expect(readAuthRedirect(page(''))).toBeNull();
   });
 });

@@ -30,3 +30,36 @@ export function hasAuthRedirectInUrl(location: Pick<Location, 'hash' | 'search'>
     query.has('error_description')
   );
 }
+
+/** What an auth e-mail's link said when it opened the site (never the tokens themselves). */
+export type AuthRedirect = {
+  /** The page the link landed on. */
+  pathname: string;
+  /** GoTrue's `type`: 'invite', 'recovery', 'signup', … (null when the fragment had none). */
+  type: string | null;
+  /** The link was refused: expired, already used or edited. */
+  error: { code: string | null; description: string | null } | null;
+};
+
+/** Reads an auth link's outcome from the address (implicit flow: the fragment; PKCE: the query). */
+export function readAuthRedirect(
+  location: Pick<Location, 'hash' | 'search' | 'pathname'> | undefined = globalThis.location,
+): AuthRedirect | null {
+  if (!location || !hasAuthRedirectInUrl(location)) return null;
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const query = new URLSearchParams(location.search);
+  const from = fragment.has('error_description') || fragment.has('access_token') ? fragment : query;
+  const failed = from.has('error') || from.has('error_code') || from.has('error_description');
+  return {
+    pathname: location.pathname,
+    type: from.get('type'),
+    error: failed ? { code: from.get('error_code'), description: from.get('error_description') } : null,
+  };
+}
+
+/**
+ * The auth link this page was opened with, read once as the app starts: supabase-js takes
+ * the fragment out of the address as soon as it loads, which can be before a lazy route
+ * renders, so the set-password page could not read it later.
+ */
+export const authRedirectAtLoad: AuthRedirect | null = readAuthRedirect();

@@ -2,6 +2,8 @@
 export const paths = {
   home: '/',
   auth: '/auth',
+  /** Where password-recovery and invitation links land. */
+  setPassword: '/auth/set-password',
   resources: '/resources',
   bundles: '/bundles',
   upgrade: '/upgrade',

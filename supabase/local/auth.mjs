@@ -1,7 +1,7 @@
 // The GoTrue (/auth/v1) subset the app and its tests use: sign-up (auto-confirmed, like a
 // local stack with e-mail confirmations off), password and refresh-token grants with
-// rotation, get/update user, logout, password recovery through a local inbox, and the admin
-// user API for fixtures. Users live in auth.users / auth.identities with bcrypt hashes made
+// rotation, get/update user, logout, password recovery and invitations through a local
+// inbox, and the admin user API for fixtures. Users live in auth.users / auth.identities with bcrypt hashes made
 // by pgcrypto, exactly as GoTrue stores them, so supabase/seed.sql works on both stacks.
 // Auth runs as the database owner (GoTrue's own privileged connection), never as the caller.
 import { createHash, randomBytes, randomInt } from 'node:crypto';
@@ -14,6 +14,22 @@ const EMAIL_RE =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 const MIN_PASSWORD = 6;
 const API_VERSION = '2024-01-01';
+
+/**
+ * GoTrue's SMTP max_frequency: how soon the same address may be sent another recovery
+ * e-mail. 60 seconds is GoTrue's default and the hosted platform's; supabase/config.toml
+ * [auth.email] max_frequency says the same (a test checks that the two agree).
+ */
+export const EMAIL_MAX_FREQUENCY_SECONDS = 60;
+
+/** How long an e-mailed link or code stays valid (config.toml [auth.email] otp_expiry). */
+const OTP_EXPIRY = '1 hour';
+
+/**
+ * The invitation is the buyer's "your files are ready" e-mail (config.toml
+ * [auth.email.template.invite] subject, mirrored here and checked by a test).
+ */
+export const INVITE_SUBJECT = 'Your files are ready';
 
 /**
  * A GoTrue error. Clients that send X-Supabase-Api-Version get `{ code, msg }` (code = the
@@ -134,6 +150,10 @@ function userJson(row) {
     phone: row.phone ?? '',
     confirmed_at: iso(row.confirmed_at ?? row.email_confirmed_at),
     last_sign_in_at: iso(row.last_sign_in_at),
+    // GoTrue leaves these out until they are set (omitempty).
+    ...(row.invited_at ? { invited_at: iso(row.invited_at) } : {}),
+    ...(row.confirmation_sent_at ? { confirmation_sent_at: iso(row.confirmation_sent_at) } : {}),
+    ...(row.recovery_sent_at ? { recovery_sent_at: iso(row.recovery_sent_at) } : {}),
     app_metadata: row.raw_app_meta_data ?? {},
     user_metadata: row.raw_user_meta_data ?? {},
     identities: (row.identities ?? []).map((i) => ({
@@ -425,21 +445,62 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     log(`\n[local mail] To: ${recipient}\n[local mail] Subject: ${subject}\n${body}\n`);
   }
 
+  /** A 6-digit code and the hash its link carries: GoTrue's GenerateTokenHash(email, otp). */
+  function newOneTimeToken(email) {
+    const otp = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    return { otp, tokenHash: sha256hex(email + otp) };
+  }
+
+  /** Keeps one live token of a type per user, as GoTrue's one_time_tokens does. */
+  async function storeOneTimeToken(tx, userId, tokenType, tokenHash, otp, redirect) {
+    await tx.query(`delete from _local.one_time_tokens where user_id = $1 and token_type = $2`, [userId, tokenType]);
+    await tx.query(
+      `insert into _local.one_time_tokens (user_id, token_type, token_hash, otp, redirect_to) values ($1, $2, $3, $4, $5)`,
+      [userId, tokenType, tokenHash, otp, redirect],
+    );
+  }
+
+  function verifyLink(tokenHash, type, redirect) {
+    return `${baseUrl()}/auth/v1/verify?token=${tokenHash}&type=${type}&redirect_to=${encodeURIComponent(redirect)}`;
+  }
+
   async function recover(body, redirectTo) {
-    const email = validateEmail(body?.email);
+    if (typeof body?.email !== 'string' || body.email === '')
+      throw authError(400, 'validation_failed', 'Password recovery requires an email');
+    const email = validateEmail(body.email);
     const user = await findUser(`lower(u.email) = $1 and u.deleted_at is null`, [email]);
     // Like GoTrue: the same answer whether or not the address has an account.
     if (!user) return {};
-    const otp = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    const tokenHash = sha256hex(email + otp);
+    const { otp, tokenHash } = newOneTimeToken(email);
     const redirect = safeRedirect(redirectTo, siteUrl);
-    await db.query(`delete from _local.one_time_tokens where user_id = $1 and token_type = 'recovery'`, [user.id]);
-    await db.query(
-      `insert into _local.one_time_tokens (user_id, token_type, token_hash, otp, redirect_to) values ($1, 'recovery', $2, $3, $4)`,
-      [user.id, tokenHash, otp, redirect],
-    );
-    await db.query(`update auth.users set recovery_sent_at = now() where id = $1`, [user.id]);
-    const link = `${baseUrl()}/auth/v1/verify?token=${tokenHash}&type=recovery&redirect_to=${encodeURIComponent(redirect)}`;
+    const limited = await db.transaction(async (tx) => {
+      // GoTrue's validateSentWithinFrequencyLimit, as one check-and-set so two requests
+      // racing each other cannot both send.
+      const sent = await tx.query(
+        `update auth.users set recovery_sent_at = now()
+          where id = $1 and (recovery_sent_at is null or recovery_sent_at + make_interval(secs => $2) <= now())
+          returning id`,
+        [user.id, EMAIL_MAX_FREQUENCY_SECONDS],
+      );
+      if (sent.rows.length === 0) {
+        const left = await tx.query(
+          `select trunc(extract(epoch from recovery_sent_at + make_interval(secs => $2) - now()))::int as s
+             from auth.users where id = $1`,
+          [user.id, EMAIL_MAX_FREQUENCY_SECONDS],
+        );
+        return Math.max(0, left.rows[0]?.s ?? 0);
+      }
+      await storeOneTimeToken(tx, user.id, 'recovery', tokenHash, otp, redirect);
+      return null;
+    });
+    if (limited !== null) {
+      throw authError(
+        429,
+        'over_email_send_rate_limit',
+        `For security purposes, you can only request this after ${limited} seconds.`,
+      );
+    }
+    const link = verifyLink(tokenHash, 'recovery', redirect);
     await sendMail(
       email,
       'Reset Your Password',
@@ -450,15 +511,97 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     return {};
   }
 
-  /** Consumes a recovery token (by link hash, or e-mail + code) and opens a session. */
-  async function consumeRecovery({ tokenHash, email, otp }) {
-    const hash = tokenHash ?? (email && otp ? sha256hex(String(email).trim().toLowerCase() + String(otp)) : null);
-    if (!hash) throw authError(400, 'validation_failed', 'Verify requires a token or a token hash');
-    const r = await db.query(
-      `delete from _local.one_time_tokens where token_hash = $1 and token_type = 'recovery' and created_at > now() - interval '1 hour' returning user_id, redirect_to`,
-      [hash],
+  /**
+   * POST /invite (service role), GoTrue's Invite: a confirmed user is refused (422
+   * email_exists); an unconfirmed one gets a new invitation (the old link stops working);
+   * otherwise an unconfirmed user without a password is created. The e-mail's link is a
+   * `type=invite` verify link; accepting it confirms the address and opens a session.
+   */
+  async function invite(body, redirectTo) {
+    if (typeof body?.email !== 'string' || body.email === '')
+      throw authError(400, 'validation_failed', 'An email address is required');
+    const email = validateEmail(body.email);
+    let user = await findUser(`lower(u.email) = $1`, [email]);
+    if (user?.email_confirmed_at) throw emailExists();
+    user ??= await createUser({ email, password: null, userMetadata: metadata(body?.data), confirmed: false });
+    // Created by a racing request in between, and so maybe confirmed already: refuse as GoTrue's unique index would.
+    if (!user) throw emailExists();
+    const { otp, tokenHash } = newOneTimeToken(email);
+    const redirect = safeRedirect(redirectTo, siteUrl);
+    const userId = user.id;
+    await db.transaction(async (tx) => {
+      await storeOneTimeToken(tx, userId, 'confirmation', tokenHash, otp, redirect);
+      await tx.query(
+        `update auth.users set invited_at = now(), confirmation_sent_at = now(), confirmation_token = $2, updated_at = now()
+          where id = $1`,
+        [userId, tokenHash],
+      );
+    });
+    const link = verifyLink(tokenHash, 'invite', redirect);
+    await sendMail(
+      email,
+      INVITE_SUBJECT,
+      `Thank you for your purchase. Your files are ready.\n\nFollow this link to accept the invitation and choose your password:\n${link}\n\nAlternatively, enter the code: ${otp}`,
+      link,
+      otp,
     );
-    const row = r.rows[0];
+    return userJson(await findUser(`u.id = $1`, [userId]));
+  }
+
+  /** Which stored token a verify `type` may consume (GoTrue's verifyTokenHash). */
+  const TOKEN_TYPES = {
+    recovery: ['recovery'],
+    magiclink: ['recovery'],
+    invite: ['confirmation'],
+    signup: ['confirmation'],
+    email: ['confirmation', 'recovery'],
+  };
+
+  /**
+   * Consumes a one-time token (by link hash, or e-mail + code) of a type the verify `type`
+   * accepts, confirms the address as GoTrue does (an invitation or sign-up confirms it; so does
+   * a recovery for an unconfirmed user), and opens a session.
+   */
+  async function consumeToken(type, { tokenHash, email, otp }) {
+    const kinds = TOKEN_TYPES[/** @type {keyof typeof TOKEN_TYPES} */ (type)];
+    if (!kinds) throw authError(400, 'validation_failed', 'Verify requires a verification type');
+    const hash = tokenHash || (email && otp ? sha256hex(String(email).trim().toLowerCase() + String(otp)) : null);
+    if (!hash) throw authError(400, 'validation_failed', 'Verify requires a token or a token hash');
+    const row = await db.transaction(async (tx) => {
+      const r = await tx.query(
+        `delete from _local.one_time_tokens
+          where token_hash = $1 and token_type = any($2::text[]) and created_at > now() - $3::interval
+          returning user_id, redirect_to, token_type`,
+        [hash, kinds, OTP_EXPIRY],
+      );
+      const used = r.rows[0];
+      if (!used) return null;
+      if (used.token_type === 'confirmation') {
+        // GoTrue's signupVerify: an invited user without a password gets a random one (the
+        // app then asks for a real one), and the link's token is spent.
+        await tx.query(
+          `update auth.users
+              set encrypted_password = case when coalesce(encrypted_password, '') = '' and invited_at is not null
+                                            then extensions.crypt(encode(extensions.gen_random_bytes(32), 'hex'), extensions.gen_salt('bf'))
+                                            else encrypted_password end,
+                  confirmation_token = '', updated_at = now()
+            where id = $1`,
+          [used.user_id],
+        );
+      } else {
+        await tx.query(`update auth.users set recovery_token = '', updated_at = now() where id = $1`, [used.user_id]);
+      }
+      // Confirming fires whatever waits for a confirmed address (purchases attach then).
+      await tx.query(`update auth.users set email_confirmed_at = now() where id = $1 and email_confirmed_at is null`, [
+        used.user_id,
+      ]);
+      await tx.query(
+        `update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb
+          where user_id = $1 and provider = 'email'`,
+        [used.user_id],
+      );
+      return used;
+    });
     if (!row) throw authError(403, 'otp_expired', 'Email link is invalid or has expired');
     const user = await findUser(`u.id = $1`, [row.user_id]);
     if (!user) throw authError(403, 'otp_expired', 'Email link is invalid or has expired');
@@ -659,17 +802,22 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
         return { status: 204 };
       case 'POST /recover':
         return { status: 200, body: await recover(await readJson(), url.searchParams.get('redirect_to')) };
+      case 'POST /invite':
+        await requireAdmin(token);
+        return { status: 200, body: await invite(await readJson(), url.searchParams.get('redirect_to')) };
       case 'POST /verify': {
         const b = /** @type {any} */ (await readJson()) ?? {};
-        if (b.type !== 'recovery' && b.type !== 'email' && b.type !== 'magiclink')
-          throw authError(400, 'validation_failed', 'Verify requires a verification type');
-        const { session } = await consumeRecovery({ tokenHash: b.token_hash, email: b.email, otp: b.token });
+        const { session } = await consumeToken(String(b.type ?? ''), {
+          tokenHash: b.token_hash,
+          email: b.email,
+          otp: b.token,
+        });
         return { status: 200, body: session };
       }
       case 'GET /verify': {
         const type = url.searchParams.get('type') ?? 'recovery';
         try {
-          const { session, redirectTo } = await consumeRecovery({ tokenHash: url.searchParams.get('token') ?? '' });
+          const { session, redirectTo } = await consumeToken(type, { tokenHash: url.searchParams.get('token') ?? '' });
           // The link's redirect_to can be edited by whoever holds it: checked again here.
           const asked = url.searchParams.get('redirect_to');
           const target = asked ? safeRedirect(asked, siteUrl) : safeRedirect(redirectTo, siteUrl);
@@ -684,11 +832,13 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
           return { status: 303, redirect: `${target}#${fragment}` };
         } catch (err) {
           if (!(err instanceof HttpError)) throw err;
+          // GoTrue's prepErrorRedirectURL: the OAuth error for the status, then its own code and message.
           const target = safeRedirect(url.searchParams.get('redirect_to'), siteUrl);
+          const e = /** @type {any} */ (err);
           const fragment = new URLSearchParams({
-            error: 'access_denied',
-            error_code: 'otp_expired',
-            error_description: 'Email link is invalid or has expired',
+            error: err.status === 403 ? 'access_denied' : 'invalid_request',
+            error_code: e.authCode ?? 'otp_expired',
+            error_description: e.body?.msg ?? 'Email link is invalid or has expired',
           });
           return { status: 303, redirect: `${target}#${fragment}` };
         }

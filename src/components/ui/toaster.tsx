@@ -1,6 +1,17 @@
-import { Toaster as SonnerToaster } from 'sonner';
+import { lazy, Suspense } from 'react';
+
+/**
+ * sonner's toaster is its own chunk (about 9 kB gzip): the public pages never toast, so it
+ * loads after hydration instead of with the first page. Nothing toasts before it is there:
+ * the first toast follows a click or a submit, long after the chunk has arrived.
+ */
+const SonnerToaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
 
 /** Toasts for every success and failure message of the spec; titles plus descriptions. */
 export function Toaster() {
-  return <SonnerToaster position="top-center" richColors closeButton toastOptions={{ duration: 5000 }} />;
+  return (
+    <Suspense fallback={null}>
+      <SonnerToaster position="top-center" richColors closeButton toastOptions={{ duration: 5000 }} />
+    </Suspense>
+  );
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
-import { ADDITIONAL_REDIRECT_URLS, safeRedirect, SITE_URL } from '../auth.mjs';
+import { ADDITIONAL_REDIRECT_URLS, EMAIL_MAX_FREQUENCY_SECONDS, safeRedirect, SITE_URL } from '../auth.mjs';
 import { ANON_KEY, SERVICE_ROLE_KEY, signJwt, verifyJwt } from '../keys.mjs';
 import { anonClient, serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
 
@@ -171,6 +171,14 @@ describe('sign-in and sessions', () => {
 });
 
 type Mail = { to: string; subject: string; link: string; otp: string };
+
+/** A minute passes for `email`'s recovery rate limit (GoTrue's max_frequency), with no waiting. */
+async function letRecoveryLimitPass(email: string) {
+  await server.db.query(
+    `update auth.users set recovery_sent_at = recovery_sent_at - make_interval(secs => $2) where lower(email) = $1`,
+    [email, EMAIL_MAX_FREQUENCY_SECONDS],
+  );
+}
 async function readInbox(email: string): Promise<{ messages: Mail[] }> {
   const res = await fetch(`${server.url}/inbox?email=${encodeURIComponent(email)}`, { headers: { apikey: ANON_KEY } });
   expect(res.status).toBe(200);
@@ -202,6 +210,7 @@ describe('password recovery', () => {
     const reused = await fetch(mail.link, { redirect: 'manual' });
     expect(reused.headers.get('location')).toContain('error_code=otp_expired');
 
+    await letRecoveryLimitPass(email);
     await client.auth.resetPasswordForEmail(email);
     const second = (await readInbox(email)).messages[0]!;
     const verified = await client.auth.verifyOtp({ email, token: second.otp, type: 'recovery' });
@@ -212,7 +221,61 @@ describe('password recovery', () => {
   });
 
   it('answers an unknown address the same way (no account enumeration)', async () => {
-    expect((await anonClient(server.url).auth.resetPasswordForEmail('nobody@example.com')).error).toBeNull();
+    const client = anonClient(server.url);
+    const known = uniqueEmail('known');
+    await serviceClient(server.url).auth.admin.createUser({ email: known, password: 'secret123', email_confirm: true });
+    const answers = [];
+    for (const email of [known, uniqueEmail('nobody')]) {
+      const res = await fetch(`${server.url}/auth/v1/recover`, {
+        method: 'POST',
+        headers: { apikey: ANON_KEY, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email }),
+      });
+      answers.push({ status: res.status, body: await res.json() });
+    }
+    expect(answers).toEqual([
+      { status: 200, body: {} },
+      { status: 200, body: {} },
+    ]);
+    expect((await client.auth.resetPasswordForEmail('nobody@example.com')).error).toBeNull();
+    expect((await readInbox('nobody@example.com')).messages).toEqual([]);
+  });
+
+  it("limits recovery e-mails to one a minute per address, with GoTrue's 429 and wording", async () => {
+    const email = uniqueEmail('limit');
+    await serviceClient(server.url).auth.admin.createUser({ email, password: 'secret123', email_confirm: true });
+    const client = anonClient(server.url);
+    expect((await client.auth.resetPasswordForEmail(email)).error).toBeNull();
+    const again = await client.auth.resetPasswordForEmail(email);
+    expect(again.error).toMatchObject({ status: 429, code: 'over_email_send_rate_limit' });
+    const seconds = Number(
+      /^For security purposes, you can only request this after (\d+) seconds\.$/.exec(again.error!.message)?.[1],
+    );
+    expect(seconds).toBeGreaterThan(EMAIL_MAX_FREQUENCY_SECONDS - 10);
+    expect(seconds).toBeLessThan(EMAIL_MAX_FREQUENCY_SECONDS);
+    // Only the first request was mailed, and its link still works.
+    const inbox = await readInbox(email);
+    expect(inbox.messages).toHaveLength(1);
+    // Another address is not held up by this one.
+    const other = uniqueEmail('limit-other');
+    await serviceClient(server.url).auth.admin.createUser({ email: other, password: 'secret123', email_confirm: true });
+    expect((await client.auth.resetPasswordForEmail(other)).error).toBeNull();
+
+    await letRecoveryLimitPass(email);
+    expect((await client.auth.resetPasswordForEmail(email)).error).toBeNull();
+    const after = await readInbox(email);
+    expect(after.messages).toHaveLength(2);
+    // The newer link replaced the older one.
+    const old = await fetch(inbox.messages[0]!.link, { redirect: 'manual' });
+    expect(old.headers.get('location')).toContain('error_code=otp_expired');
+    const fresh = await fetch(after.messages[0]!.link, { redirect: 'manual' });
+    expect(new URLSearchParams(new URL(fresh.headers.get('location')!).hash.slice(1)).get('type')).toBe('recovery');
+  });
+
+  it('mirrors supabase/config.toml [auth.email] max_frequency', () => {
+    const toml = readFileSync(new URL('../../config.toml', import.meta.url), 'utf8');
+    const section = /^\[auth\.email\]\s*$([\s\S]*?)(?=^\[)/m.exec(toml)?.[1] ?? '';
+    expect(/^max_frequency\s*=\s*"(\d+)s"/m.exec(section)?.[1]).toBe(String(EMAIL_MAX_FREQUENCY_SECONDS));
   });
 });
 
@@ -307,6 +370,7 @@ describe('recovery redirects', () => {
     expect(new URL(spent.headers.get('location')!).origin).toBe(SITE_URL);
     expect(spent.headers.get('location')).toContain('error_code=otp_expired');
 
+    await letRecoveryLimitPass(email);
     await client.auth.resetPasswordForEmail(email, { redirectTo: 'http://localhost:4173/reset' });
     const allowed = (await readInbox(email)).messages[0]!;
     const ok = await fetch(allowed.link, { redirect: 'manual' });

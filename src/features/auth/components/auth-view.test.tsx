@@ -4,6 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { toast } from 'sonner';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
+import type { PasswordResetRequest } from '../api/request-password-reset';
 import type { Credentials } from '../lib/credentials-schema';
 import { AuthView, type AuthViewProps } from './auth-view';
 
@@ -18,10 +19,11 @@ function deferred<T = void>() {
 }
 
 function setup(props: Partial<AuthViewProps> = {}) {
-  const calls: { signIn: Credentials[]; signUp: Credentials[]; signedIn: number } = {
+  const calls: { signIn: Credentials[]; signUp: Credentials[]; signedIn: number; reset: string[] } = {
     signIn: [],
     signUp: [],
     signedIn: 0,
+    reset: [],
   };
   const all: AuthViewProps = {
     onSignIn: async (credentials) => void calls.signIn.push(credentials),
@@ -30,6 +32,10 @@ function setup(props: Partial<AuthViewProps> = {}) {
       return false;
     },
     onSignedIn: () => void (calls.signedIn += 1),
+    onRequestPasswordReset: async (email) => {
+      calls.reset.push(email);
+      return { status: 'sent' };
+    },
     ...props,
   };
   const router = createMemoryRouter(
@@ -158,14 +164,16 @@ describe('AuthView', () => {
     expect(calls.signedIn).toBe(0);
   });
 
-  it('hands a sign-up that came back signed in straight over, with the spec toast', async () => {
+  it('hands a sign-up that came back signed in straight over, never telling them to sign in', async () => {
     const { user, calls } = setup({ onSignUp: async () => true });
     await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
     await fill(user, 'new@example.com', 'secret1');
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
 
     expect(await screen.findByText('Account created!')).toBeInTheDocument();
-    expect(screen.getByText('You can now sign in to access your resources.')).toBeInTheDocument();
+    const shown = screen.getByText('Account created!').closest('li');
+    expect(shown).toHaveTextContent('Welcome! Taking you to your resources...');
+    expect(shown).not.toHaveTextContent(/sign in/i);
     expect(calls.signedIn).toBe(1);
     // No detour through the Sign In tab: the container redirects.
     expect(screen.getByRole('tab', { name: 'Sign Up', selected: true })).toBeInTheDocument();
@@ -193,5 +201,86 @@ describe('AuthView', () => {
     expect(shown).not.toBeNull();
     expect(within(shown as HTMLElement).getByText('Invalid email address')).toBeInTheDocument();
     expect(onSignUp).not.toHaveBeenCalled();
+  });
+
+  describe('Forgot password?', () => {
+    it('opens an e-mail form in the Sign In tab, keeps the typed e-mail, and gives the same answer for any address', async () => {
+      const pending = deferred<PasswordResetRequest>();
+      const { user, calls } = setup({
+        onRequestPasswordReset: (email) => {
+          calls.reset.push(email);
+          return pending.promise;
+        },
+      });
+      await user.type(screen.getByLabelText('Email'), 'Reader@example.com');
+      await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+
+      expect(screen.getByRole('heading', { name: 'Reset your password' })).toBeInTheDocument();
+      expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+      const email = screen.getByLabelText('Email');
+      expect(email).toHaveValue('Reader@example.com');
+      expect(email).toHaveFocus();
+
+      await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+      expect(screen.getByRole('button', { name: 'Sending...' })).toBeDisabled();
+      expect(calls.reset).toEqual(['Reader@example.com']);
+      pending.resolve({ status: 'sent' });
+      expect(await screen.findByRole('status')).toHaveTextContent(
+        "If an account exists for Reader@example.com, we've sent it a link to choose a new password.",
+      );
+      expect(screen.getByRole('alert')).toBeEmptyDOMElement();
+      expect(calls.signIn).toEqual([]);
+    });
+
+    it('says how long to wait when the address was sent a link a moment ago (429)', async () => {
+      const { user } = setup({
+        onRequestPasswordReset: async () => ({ status: 'rate-limited', retryAfterSeconds: 42 }),
+      });
+      await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+      await user.type(screen.getByLabelText('Email'), 'reader@example.com');
+      await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'Too many requests for this address. Please wait 42 seconds, then try again.',
+      );
+      expect(screen.getByRole('status')).toBeEmptyDOMElement();
+      expect(screen.getByRole('button', { name: 'Send reset link' })).toBeEnabled();
+    });
+
+    it('checks the address with the sign-up rule first, and shows any other failure', async () => {
+      const onRequestPasswordReset = vi.fn(async (): Promise<PasswordResetRequest> => {
+        throw new Error('Failed to fetch');
+      });
+      const { user } = setup({ onRequestPasswordReset });
+      await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+      await user.type(screen.getByLabelText('Email'), 'reader@nowhere');
+      await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+      expect(screen.getByRole('alert')).toHaveTextContent('Invalid email address');
+      expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Invalid email address');
+      expect(screen.getByLabelText('Email')).toHaveFocus();
+      expect(onRequestPasswordReset).not.toHaveBeenCalled();
+
+      await user.type(screen.getByLabelText('Email'), '.com');
+      await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+      expect(await screen.findByText('Failed to fetch')).toBeInTheDocument();
+      expect(screen.getByLabelText('Email')).not.toHaveAccessibleDescription();
+    });
+
+    it('Back to Sign In returns to the sign-in form with focus on Forgot password?', async () => {
+      const { user } = setup();
+      await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+      await user.type(screen.getByLabelText('Email'), 'reader@example.com');
+      await user.click(screen.getByRole('button', { name: 'Back to Sign In' }));
+
+      expect(screen.getByLabelText('Password')).toBeInTheDocument();
+      expect(screen.getByLabelText('Email')).toHaveValue('reader@example.com');
+      expect(screen.getByRole('button', { name: 'Forgot password?' })).toHaveFocus();
+    });
+
+    it('is only on the Sign In tab', async () => {
+      const { user } = setup();
+      await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
+      expect(screen.queryByRole('button', { name: 'Forgot password?' })).not.toBeInTheDocument();
+    });
   });
 });

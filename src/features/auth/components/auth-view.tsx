@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
@@ -9,6 +9,8 @@ import { paths } from '@/config/paths';
 import { site } from '@/content/site';
 import { checkCredentials, type Credentials } from '../lib/credentials-schema';
 import { errorMessage } from '@/lib/error-message';
+import type { PasswordResetRequest } from '../api/request-password-reset';
+import { RequestLinkForm } from './request-link-form';
 
 type Mode = 'sign-in' | 'sign-up';
 
@@ -25,6 +27,8 @@ export type AuthViewProps = {
    * is up (the container navigates).
    */
   onSignedIn: () => void;
+  /** "Forgot password?": e-mails a link to the set-password page. */
+  onRequestPasswordReset: (email: string) => Promise<PasswordResetRequest>;
 };
 
 const copy = {
@@ -33,8 +37,11 @@ const copy = {
 } as const;
 
 /** The /auth screen: Sign In / Sign Up tabs, schema check, busy buttons and every toast. */
-export function AuthView({ onSignIn, onSignUp, onSignedIn }: AuthViewProps) {
+export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordReset }: AuthViewProps) {
   const [tab, setTab] = useState<Mode>('sign-in');
+  // The Sign In tab shows either the sign-in form or "Forgot password?"'s e-mail form;
+  // 'returned' is the sign-in form again after Back, which takes focus back to the link.
+  const [forgot, setForgot] = useState<'closed' | 'open' | 'returned'>('closed');
   const [busy, setBusy] = useState<Mode | null>(null);
   // One e-mail for both tabs: after "Account created!" the Sign In tab already has it.
   const [email, setEmail] = useState('');
@@ -54,7 +61,8 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn }: AuthViewProps) {
       } else {
         const signedIn = await onSignUp(check.credentials);
         if (signedIn) {
-          toast.success('Account created!', { description: 'You can now sign in to access your resources.' });
+          // Signed in already and on the way in: not "you can now sign in" (decision 31).
+          toast.success('Account created!', { description: 'Welcome! Taking you to your resources...' });
           onSignedIn();
         } else {
           // Nothing to sign in with until the address is confirmed: say so, and be ready.
@@ -81,19 +89,36 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn }: AuthViewProps) {
           <h2 id="auth-card-title" className="text-navy-900 mb-4 text-center font-serif text-2xl font-bold">
             Subscriber Access
           </h2>
-          <Tabs value={tab} onValueChange={(value) => setTab(value === 'sign-up' ? 'sign-up' : 'sign-in')}>
+          <Tabs
+            value={tab}
+            onValueChange={(value) => {
+              setTab(value === 'sign-up' ? 'sign-up' : 'sign-in');
+              setForgot('closed');
+            }}
+          >
             <TabsList>
               <TabsTrigger value="sign-in">Sign In</TabsTrigger>
               <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
             </TabsList>
             <TabsContent value="sign-in">
-              <CredentialsForm
-                mode="sign-in"
-                email={email}
-                onEmailChange={setEmail}
-                busy={busy}
-                onSubmit={(password) => void submit('sign-in', password)}
-              />
+              {forgot === 'open' ? (
+                <ForgotPassword
+                  email={email}
+                  onEmailChange={setEmail}
+                  onRequest={onRequestPasswordReset}
+                  onBack={() => setForgot('returned')}
+                />
+              ) : (
+                <CredentialsForm
+                  mode="sign-in"
+                  email={email}
+                  onEmailChange={setEmail}
+                  busy={busy}
+                  onSubmit={(password) => void submit('sign-in', password)}
+                  onForgot={() => setForgot('open')}
+                  focusForgot={forgot === 'returned'}
+                />
+              )}
             </TabsContent>
             <TabsContent value="sign-up">
               <CredentialsForm
@@ -118,19 +143,59 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn }: AuthViewProps) {
   );
 }
 
+/** "Forgot password?" inside the Sign In tab: the e-mail form, and the way back. */
+function ForgotPassword({
+  email,
+  onEmailChange,
+  onRequest,
+  onBack,
+}: {
+  email: string;
+  onEmailChange: (email: string) => void;
+  onRequest: (email: string) => Promise<PasswordResetRequest>;
+  onBack: () => void;
+}) {
+  return (
+    <section aria-labelledby="forgot-title" className="flex flex-col gap-4">
+      <div>
+        <h3 id="forgot-title" className="text-navy-900 text-lg font-semibold">
+          Reset your password
+        </h3>
+        <p className="text-sm text-slate-700">
+          Enter the e-mail address of your account (the one you used at checkout, if you bought first). We will send you
+          a link to choose a new password.
+        </p>
+      </div>
+      <RequestLinkForm email={email} onEmailChange={onEmailChange} onRequest={onRequest} focusOnMount />
+      <Button variant="ghost" onClick={onBack} className="self-center">
+        Back to Sign In
+      </Button>
+    </section>
+  );
+}
+
 function CredentialsForm({
   mode,
   email,
   onEmailChange,
   busy,
   onSubmit,
+  onForgot,
+  focusForgot = false,
 }: {
   mode: Mode;
   email: string;
   onEmailChange: (email: string) => void;
   busy: Mode | null;
   onSubmit: (password: string) => void;
+  onForgot?: () => void;
+  /** Back from "Forgot password?" (this form mounted again): focus the control that left. */
+  focusForgot?: boolean;
 }) {
+  const forgotButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focusForgot) forgotButton.current?.focus();
+  }, [focusForgot]);
   const id = useId();
   const [password, setPassword] = useState('');
   const isBusy = busy === mode;
@@ -143,7 +208,9 @@ function CredentialsForm({
   }
 
   return (
-    <form onSubmit={handleSubmit} aria-busy={isBusy} className="flex flex-col gap-4">
+    // method="post": a submit before the script has taken over the prerendered form must not
+    // put the password into the address bar (a GET would).
+    <form method="post" onSubmit={handleSubmit} aria-busy={isBusy} className="flex flex-col gap-4">
       <div className="flex flex-col gap-1.5">
         <Label htmlFor={`${id}-email`}>Email</Label>
         <Input
@@ -174,6 +241,16 @@ function CredentialsForm({
           <p id={`${id}-hint`} className="text-sm text-slate-700">
             Must be at least 6 characters
           </p>
+        )}
+        {onForgot && (
+          <button
+            ref={forgotButton}
+            type="button"
+            onClick={onForgot}
+            className="text-navy-800 hover:text-navy-600 focus-visible:outline-gold-500 min-h-11 self-end rounded px-1 text-sm font-semibold underline underline-offset-2 focus-visible:outline-2"
+          >
+            Forgot password?
+          </button>
         )}
       </div>
       <Button type="submit" variant="gold" size="lg" disabled={isBusy} className="w-full">

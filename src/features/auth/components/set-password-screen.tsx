@@ -1,0 +1,24 @@
+import { useNavigate } from 'react-router-dom';
+import { authRedirectAtLoad } from '@/config/auth-storage';
+import { paths } from '@/config/paths';
+import { useAuth } from '@/lib/auth-provider';
+import { requestPasswordReset } from '../api/request-password-reset';
+import { setPassword } from '../api/set-password';
+import { setPasswordState } from '../lib/set-password-state';
+import { SetPasswordView } from './set-password-view';
+
+/** Container for /auth/set-password: connects the auth source and wires the view to the real calls. */
+export function SetPasswordScreen() {
+  const { status, user } = useAuth({ connect: true });
+  const navigate = useNavigate();
+  const state = setPasswordState(status, user?.email ?? null, authRedirectAtLoad);
+
+  return (
+    <SetPasswordView
+      state={state}
+      onSetPassword={setPassword}
+      onRequestLink={requestPasswordReset}
+      onDone={() => void navigate(paths.resources, { replace: true })}
+    />
+  );
+}

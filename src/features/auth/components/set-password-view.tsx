@@ -1,0 +1,210 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { FullPageSpinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { errorMessage } from '@/lib/error-message';
+import type { PasswordResetRequest } from '../api/request-password-reset';
+import { credentialsSchema } from '../lib/credentials-schema';
+import type { SetPasswordState } from '../lib/set-password-state';
+import { RequestLinkForm } from './request-link-form';
+
+export type SetPasswordViewProps = {
+  state: SetPasswordState;
+  /** Saves the new password for the signed-in user; throws the provider's error. */
+  onSetPassword: (password: string) => Promise<void>;
+  /** Sends a new password-reset link. */
+  onRequestLink: (email: string) => Promise<PasswordResetRequest>;
+  /** Called once the password is saved and the toast is up (the container navigates). */
+  onDone: () => void;
+};
+
+/** The password form's check: the sign-up form's rule and messages, then the two must match. */
+export function checkNewPassword(password: string, confirm: string): string | null {
+  const result = credentialsSchema.shape.password.safeParse(password);
+  if (!result.success) return result.error.issues[0]?.message ?? 'Invalid password';
+  if (password !== confirm) return 'Passwords do not match';
+  return null;
+}
+
+/**
+ * The page that password-recovery and invitation links land on: a new password (twice),
+ * then the user, already signed in by the link, goes on to their resources. A refused link
+ * says so and offers a new one.
+ */
+export function SetPasswordView({ state, onSetPassword, onRequestLink, onDone }: SetPasswordViewProps) {
+  if (state.kind === 'checking')
+    return (
+      <FullPageSpinner
+        label="Checking your link..."
+        className="from-navy-900 to-navy-700 bg-gradient-to-b"
+        spinnerClassName="rounded-xl bg-white p-6 shadow-xl"
+      />
+    );
+
+  if (state.kind === 'ready') {
+    const invited = state.purpose === 'invite';
+    return (
+      <Page
+        title={invited ? 'Welcome! Your files are ready' : 'Choose a new password'}
+        intro={
+          invited
+            ? `Choose a password for ${state.email ?? 'your account'}. You will sign in with this e-mail address and password from now on.`
+            : `Choose a new password for ${state.email ?? 'your account'}.`
+        }
+      >
+        <NewPasswordForm onSetPassword={onSetPassword} onDone={onDone} invited={invited} email={state.email} />
+      </Page>
+    );
+  }
+
+  return (
+    <Page
+      title={state.kind === 'link-error' ? 'This link has expired' : 'Set your password'}
+      intro={
+        state.kind === 'link-error'
+          ? 'The links in our e-mails work once, for an hour, and this one can no longer be used. Enter your e-mail address and we will send you a new one.'
+          : 'Open the link in the e-mail we sent you to choose your password, or enter your e-mail address to get a new link.'
+      }
+    >
+      <RequestAgain onRequestLink={onRequestLink} />
+    </Page>
+  );
+}
+
+function Page({ title, intro, children }: { title: string; intro: string; children: ReactNode }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Each state is a new page for the reader: move focus to its heading (the link's session
+  // may arrive after the first paint, replacing the spinner).
+  useEffect(() => {
+    heading.current?.focus();
+  }, [title]);
+
+  return (
+    <main className="from-navy-900 to-navy-700 flex min-h-screen flex-col items-center bg-gradient-to-b px-4 py-10 sm:py-16">
+      <div className="flex w-full max-w-md flex-col gap-6">
+        <section aria-labelledby="set-password-title" className="rounded-xl bg-white p-5 shadow-xl sm:p-6">
+          <h1
+            ref={heading}
+            id="set-password-title"
+            tabIndex={-1}
+            className="text-navy-900 mb-2 font-serif text-2xl font-bold break-words focus:outline-none sm:text-3xl"
+          >
+            {title}
+          </h1>
+          <p className="mb-5 break-words text-slate-700">{intro}</p>
+          {children}
+        </section>
+        <Link
+          to={paths.auth}
+          className="inline-flex min-h-11 items-center gap-2 self-center rounded-lg px-4 py-2 font-semibold text-white hover:bg-white/10"
+        >
+          <span aria-hidden="true">←</span> Back to Sign In
+        </Link>
+      </div>
+    </main>
+  );
+}
+
+function RequestAgain({ onRequestLink }: { onRequestLink: SetPasswordViewProps['onRequestLink'] }) {
+  const [email, setEmail] = useState('');
+  return <RequestLinkForm email={email} onEmailChange={setEmail} onRequest={onRequestLink} />;
+}
+
+function NewPasswordForm({
+  onSetPassword,
+  onDone,
+  invited,
+  email,
+}: {
+  onSetPassword: SetPasswordViewProps['onSetPassword'];
+  onDone: () => void;
+  invited: boolean;
+  email: string | null;
+}) {
+  const id = useId();
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const invalid = checkNewPassword(password, confirm);
+    if (invalid) {
+      setProblem(invalid);
+      passwordInput.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      await onSetPassword(password);
+      toast.success(invited ? 'Password set' : 'Password updated', {
+        description: 'Redirecting to your resources...',
+      });
+      onDone();
+    } catch (error) {
+      setProblem(errorMessage(error));
+      setBusy(false);
+    }
+  }
+
+  const describedBy = problem ? `${id}-hint ${id}-problem` : `${id}-hint`;
+
+  return (
+    <form onSubmit={(event) => void handleSubmit(event)} aria-busy={busy} noValidate className="flex flex-col gap-4">
+      {/* Tells password managers which account the new password is for; hidden from everyone. */}
+      <input type="email" name="username" autoComplete="username" value={email ?? ''} readOnly hidden />
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={`${id}-password`}>New password</Label>
+        <Input
+          ref={passwordInput}
+          id={`${id}-password`}
+          type="password"
+          name="new-password"
+          autoComplete="new-password"
+          required
+          minLength={6}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={describedBy}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        <p id={`${id}-hint`} className="text-sm text-slate-700">
+          Must be at least 6 characters
+        </p>
+      </div>
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={`${id}-confirm`}>Confirm password</Label>
+        <Input
+          id={`${id}-confirm`}
+          type="password"
+          name="confirm-password"
+          autoComplete="new-password"
+          required
+          value={confirm}
+          onChange={(event) => setConfirm(event.target.value)}
+        />
+      </div>
+      <Button type="submit" variant="gold" size="lg" disabled={busy} className="w-full">
+        {busy ? 'Saving...' : invited ? 'Set Password' : 'Update Password'}
+      </Button>
+      <p role="status" className="sr-only">
+        {busy ? 'Saving...' : ''}
+      </p>
+      <p
+        id={`${id}-problem`}
+        role="alert"
+        className={problem ? 'rounded-lg bg-red-50 p-3 text-sm text-red-800' : 'sr-only'}
+      >
+        {problem ?? ''}
+      </p>
+    </form>
+  );
+}
