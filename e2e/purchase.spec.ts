@@ -5,7 +5,7 @@ import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
 import { resourceCards } from '../src/content/resources';
 import { tierRank, type Tier } from '../src/content/tiers';
 import { e2eEnv } from './env';
-import { expect, signInAs, test } from './fixtures';
+import { admin, expect, signInAs, test } from './fixtures';
 
 // The stand-in's published development secret, or the stack's own when one is given.
 const secret = process.env.SHOPIFY_WEBHOOK_SECRET ?? LOCAL_FUNCTION_SECRETS.SHOPIFY_WEBHOOK_SECRET;
@@ -40,6 +40,15 @@ function filesUpTo(tier: Tier): number {
     .length;
 }
 
+async function invitationLink(email: string): Promise<string> {
+  const res = await fetch(`${e2eEnv.supabaseUrl}/inbox?email=${encodeURIComponent(email)}`, {
+    headers: { apikey: e2eEnv.anonKey },
+  });
+  const { messages } = (await res.json()) as { messages: Array<{ link: string }> };
+  expect(messages).toHaveLength(1);
+  return messages[0]?.link ?? '';
+}
+
 /**
  * Resolves once the page's realtime channel on its own `user_tiers` row has joined: from then on
  * a change to the row reaches the page (the listener is set before the page opens its socket).
@@ -56,6 +65,33 @@ function tierChannelJoined(page: Page) {
     });
   });
 }
+
+test('a purchase by a new e-mail: the invitation arrives, the buyer sets a password and opens the bought files', async ({
+  page,
+}) => {
+  const email = `e2e-buyer-${randomUUID()}@example.com`;
+  try {
+    expect(await deliverSale(email, 'foundation')).toMatchObject({
+      outcome: 'recorded',
+      account: 'none',
+      invitation: 'invited',
+    });
+
+    await page.goto(await invitationLink(email));
+    await expect(page).toHaveURL(/\/auth\/set-password/);
+    await page.getByLabel('New password', { exact: true }).fill('buyer-pass-1');
+    await page.getByLabel('Confirm password').fill('buyer-pass-1');
+    await page.getByRole('button', { name: 'Set Password' }).click();
+
+    await expect(page).toHaveURL(/\/resources$/);
+    await expect(page.getByText('Current Tier: Foundation Builder')).toBeVisible();
+    await expect(page.getByRole('link', { name: /^Download / })).toHaveCount(filesUpTo('foundation'));
+  } finally {
+    const { data } = await admin.auth.admin.listUsers({ perPage: 1000 });
+    const user = data.users.find((u) => u.email === email);
+    if (user) await admin.auth.admin.deleteUser(user.id);
+  }
+});
 
 test('with /resources open, a purchase through the webhook unlocks the cards live and its refund locks them again', async ({
   page,

@@ -175,7 +175,49 @@ async function inbox(email: string): Promise<InboxMessage[]> {
   return ((await res.json()) as { messages: InboxMessage[] }).messages;
 }
 
+async function userIdOf(email: string): Promise<string> {
+  const { data, error } = await serviceClient(server.url).auth.admin.listUsers({ perPage: 1000 });
+  if (error) throw error;
+  const user = data.users.find((u) => u.email === email);
+  if (!user) throw new Error(`no user ${email}`);
+  return user.id;
+}
+
 describe('a buyer without an account', () => {
+  it('is invited to the set-password page; the purchase attaches when they accept', async () => {
+    const email = uniqueEmail('newbuyer');
+    const res = await deliver(await sale(email, order(), 'foundation', '49.00'));
+    expect(res).toEqual({
+      status: 200,
+      body: { ok: true, outcome: 'recorded', tier: 'foundation', account: 'none', invitation: 'invited' },
+    });
+    expect(await purchasesOf(email)).toMatchObject([{ status: 'paid', user_id: null }]);
+    const [invitation, ...more] = await inbox(email);
+    expect(more).toEqual([]);
+    expect(invitation?.link).toContain('type=invite');
+    expect(new URL(invitation?.link ?? '').searchParams.get('redirect_to')).toBe(
+      'http://127.0.0.1:5173/auth/set-password',
+    );
+    const userId = await userIdOf(email);
+    expect(await tierOf(userId)).toBeNull();
+
+    const accepted = await fetch(invitation?.link ?? '', { redirect: 'manual' });
+    expect(accepted.headers.get('location')).toContain('/auth/set-password');
+    expect(await tierOf(userId)).toBe('foundation');
+    expect(await purchasesOf(email)).toMatchObject([{ user_id: userId }]);
+  });
+
+  it('an unconfirmed account with the buyer’s e-mail (a squatter) gets nothing; the real owner is invited', async () => {
+    const email = uniqueEmail('squatted');
+    const { data, error } = await serviceClient(server.url).auth.admin.createUser({ email, password: 'password123' });
+    if (error || !data.user) throw error ?? new Error('no user');
+    const res = await deliver(await sale(email, order(), 'complete', '1495.00'));
+    expect(res.body).toMatchObject({ outcome: 'recorded', account: 'unconfirmed', invitation: 'invited' });
+    expect(await tierOf(data.user.id)).toBeNull();
+    expect(await purchasesOf(email)).toMatchObject([{ user_id: null }]);
+    expect((await inbox(email)).map((m) => new URL(m.link).searchParams.get('type'))).toEqual(['invite']);
+  });
+
   it('a buyer whose account is confirmed is not invited', async () => {
     const user = await confirmedUser();
     await deliver(await sale(user.email, order(), 'ebook', '24.95'));
