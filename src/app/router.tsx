@@ -55,6 +55,12 @@ export const routes: RouteObject[] = [
             lazy: () => import('./routes/admin-upload'),
           },
           {
+            path: paths.staffMembers,
+            handle: title('Members'),
+            HydrateFallback: routeFallback('Checking access...'),
+            lazy: () => import('./routes/staff-members'),
+          },
+          {
             path: '*',
             handle: title('Page not found'),
             HydrateFallback: Loading,

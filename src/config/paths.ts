@@ -6,6 +6,7 @@ export const paths = {
   bundles: '/bundles',
   upgrade: '/upgrade',
   adminUpload: '/admin-upload',
+  staffMembers: '/staff/members',
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];

@@ -77,7 +77,7 @@ const granted: MemberDetail = {
   grants: [grant],
 };
 
-const ready = (data: MemberDetail): ReadState<MemberDetail> => ({
+const ready = (data: MemberDetail): ReadState<MemberDetail | null> => ({
   status: 'ready',
   data,
   refreshFailed: false,
@@ -213,6 +213,12 @@ describe('MemberDetailView', () => {
     expect(screen.queryByRole('button', { name: 'Grant a tier' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(retried).toBe(1);
+  });
+
+  it('says so when the account no longer exists', () => {
+    setup({ detail: { status: 'ready', data: null, refreshFailed: false, retrying: false, retry: () => undefined } });
+    expect(screen.getByText('This account no longer exists.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Grant a tier' })).not.toBeInTheDocument();
   });
 
   it('shows a spinner while the member loads', () => {

@@ -17,7 +17,8 @@ import { GrantTierDialog, RevokeGrantDialog } from './tier-change-dialogs';
 export type MemberDetailViewProps = {
   /** The member chosen in the list, by e-mail, for the heading while the detail loads. */
   email: string;
-  detail: ReadState<MemberDetail>;
+  /** null: the account no longer exists. */
+  detail: ReadState<MemberDetail | null>;
   onClose: () => void;
   onGrant: (tier: Tier, reason: string) => Promise<void>;
   onRevoke: (reason: string) => Promise<void>;
@@ -74,7 +75,10 @@ export function MemberDetailView({ email, detail, onClose, onGrant, onRevoke }: 
           <RetryButton retry={detail.retry} retrying={detail.retrying} />
         </div>
       )}
-      {detail.status === 'ready' && (
+      {detail.status === 'ready' && detail.data === null && (
+        <p className="text-navy-800 mt-4">This account no longer exists.</p>
+      )}
+      {detail.status === 'ready' && detail.data !== null && (
         <MemberDetailBody detail={detail.data} email={email} onGrant={onGrant} onRevoke={onRevoke} />
       )}
       {detail.status === 'ready' && detail.refreshFailed && (
