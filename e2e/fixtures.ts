@@ -30,7 +30,10 @@ async function createUser(options: UserOptions): Promise<TestUser> {
   if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`);
   const id = data.user.id;
   if (options.tier) {
-    const { error: tierError } = await admin.from('user_tiers').insert({ user_id: id, tier: options.tier });
+    // The database derives user_tiers from purchases and staff grants (supabase/migrations/20261124000100).
+    const { error: tierError } = await admin
+      .from('tier_grants')
+      .insert({ user_id: id, tier: options.tier, reason: 'e2e fixture' });
     if (tierError) throw new Error(`tier grant failed: ${tierError.message}`);
   }
   if (options.staff) {

@@ -54,7 +54,8 @@ begin
     end if;
 
     if account.tier is not null then
-      insert into public.user_tiers (user_id, tier) values (account.id, account.tier);
+      -- Tiers are derived from purchases and staff grants (migration 20261124000100).
+      insert into public.tier_grants (user_id, tier, reason) values (account.id, account.tier, 'Demo account (supabase/seed.sql)');
     end if;
 
     if account.is_staff then

@@ -34,6 +34,57 @@ export type Database = {
         };
         Relationships: [];
       };
+      purchases: {
+        Row: {
+          amount_cents: number;
+          created_at: string;
+          currency: string;
+          email: string;
+          id: string;
+          order_id: string;
+          product: string;
+          provider: string;
+          provider_event_id: string;
+          refunded_at: string | null;
+          status: string;
+          tier: Database['public']['Enums']['tier'];
+          updated_at: string;
+          user_id: string | null;
+        };
+        Insert: {
+          amount_cents: number;
+          created_at?: string;
+          currency: string;
+          email: string;
+          id?: string;
+          order_id: string;
+          product: string;
+          provider: string;
+          provider_event_id: string;
+          refunded_at?: string | null;
+          status?: string;
+          tier: Database['public']['Enums']['tier'];
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Update: {
+          amount_cents?: number;
+          created_at?: string;
+          currency?: string;
+          email?: string;
+          id?: string;
+          order_id?: string;
+          product?: string;
+          provider?: string;
+          provider_event_id?: string;
+          refunded_at?: string | null;
+          status?: string;
+          tier?: Database['public']['Enums']['tier'];
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Relationships: [];
+      };
       staff: {
         Row: {
           created_at: string;
@@ -60,6 +111,8 @@ export type Database = {
           id: number;
           new_tier: Database['public']['Enums']['tier'] | null;
           old_tier: Database['public']['Enums']['tier'] | null;
+          reason: string | null;
+          source: string;
           target_user: string;
         };
         Insert: {
@@ -69,6 +122,8 @@ export type Database = {
           id?: never;
           new_tier?: Database['public']['Enums']['tier'] | null;
           old_tier?: Database['public']['Enums']['tier'] | null;
+          reason?: string | null;
+          source?: string;
           target_user: string;
         };
         Update: {
@@ -78,28 +133,96 @@ export type Database = {
           id?: never;
           new_tier?: Database['public']['Enums']['tier'] | null;
           old_tier?: Database['public']['Enums']['tier'] | null;
+          reason?: string | null;
+          source?: string;
           target_user?: string;
+        };
+        Relationships: [];
+      };
+      tier_grants: {
+        Row: {
+          granted_at: string;
+          granted_by: string | null;
+          id: string;
+          reason: string;
+          revoke_reason: string | null;
+          revoked_at: string | null;
+          revoked_by: string | null;
+          tier: Database['public']['Enums']['tier'];
+          user_id: string;
+        };
+        Insert: {
+          granted_at?: string;
+          granted_by?: string | null;
+          id?: string;
+          reason: string;
+          revoke_reason?: string | null;
+          revoked_at?: string | null;
+          revoked_by?: string | null;
+          tier: Database['public']['Enums']['tier'];
+          user_id: string;
+        };
+        Update: {
+          granted_at?: string;
+          granted_by?: string | null;
+          id?: string;
+          reason?: string;
+          revoke_reason?: string | null;
+          revoked_at?: string | null;
+          revoked_by?: string | null;
+          tier?: Database['public']['Enums']['tier'];
+          user_id?: string;
         };
         Relationships: [];
       };
       user_tiers: {
         Row: {
           created_at: string;
-          tier: Database['public']['Enums']['tier'];
+          tier: Database['public']['Enums']['tier'] | null;
           updated_at: string;
           user_id: string;
         };
         Insert: {
           created_at?: string;
-          tier: Database['public']['Enums']['tier'];
+          tier?: Database['public']['Enums']['tier'] | null;
           updated_at?: string;
           user_id: string;
         };
         Update: {
           created_at?: string;
-          tier?: Database['public']['Enums']['tier'];
+          tier?: Database['public']['Enums']['tier'] | null;
           updated_at?: string;
           user_id?: string;
+        };
+        Relationships: [];
+      };
+      webhook_events: {
+        Row: {
+          event_id: string;
+          id: number;
+          kind: string;
+          occurred_at: string | null;
+          order_id: string;
+          provider: string;
+          received_at: string;
+        };
+        Insert: {
+          event_id: string;
+          id?: never;
+          kind: string;
+          occurred_at?: string | null;
+          order_id: string;
+          provider: string;
+          received_at?: string;
+        };
+        Update: {
+          event_id?: string;
+          id?: never;
+          kind?: string;
+          occurred_at?: string | null;
+          order_id?: string;
+          provider?: string;
+          received_at?: string;
         };
         Relationships: [];
       };
@@ -109,13 +232,46 @@ export type Database = {
     };
     Functions: {
       current_tier_rank: { Args: Record<PropertyKey, never>; Returns: number };
-      is_own_avatar_path: { Args: { name: string }; Returns: boolean };
-      is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
-      resource_path_tier: { Args: { name: string }; Returns: string };
-      set_user_tier: {
-        Args: { new_tier: Database['public']['Enums']['tier']; target_user: string };
+      grant_tier: {
+        Args: { new_tier: Database['public']['Enums']['tier']; reason: string; target_user: string };
         Returns: undefined;
       };
+      is_own_avatar_path: { Args: { name: string }; Returns: boolean };
+      is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
+      record_purchase: {
+        Args: {
+          p_amount_cents: number;
+          p_currency: string;
+          p_email: string;
+          p_event_id: string;
+          p_occurred_at: string;
+          p_order_id: string;
+          p_product: string;
+          p_provider: string;
+          p_tier: Database['public']['Enums']['tier'];
+        };
+        Returns: Json;
+      };
+      record_refund: {
+        Args: { p_event_id: string; p_occurred_at: string; p_order_id: string; p_provider: string };
+        Returns: Json;
+      };
+      resource_path_tier: { Args: { name: string }; Returns: string };
+      revoke_tier: { Args: { reason: string; target_user: string }; Returns: undefined };
+      staff_list_members: {
+        Args: { page_offset?: number; page_size?: number; search?: string };
+        Returns: {
+          created_at: string;
+          email: string;
+          last_sign_in_at: string;
+          purchase_count: number;
+          tier: Database['public']['Enums']['tier'];
+          tier_source: string;
+          total_count: number;
+          user_id: string;
+        }[];
+      };
+      staff_member_detail: { Args: { target_user: string }; Returns: Json };
       tier_rank: { Args: { tier: string }; Returns: number };
     };
     Enums: {

@@ -51,15 +51,15 @@ const refused: Attempt[] = [
     params: [demo.notier],
   },
   {
-    name: 'self-grant through set_user_tier',
+    name: 'self-grant through grant_tier',
     claims: asMe,
-    sql: `select public.set_user_tier($1, 'complete')`,
+    sql: `select public.grant_tier($1, 'complete', 'I paid, honest')`,
     params: [me],
   },
   {
-    name: 'anon calls set_user_tier',
+    name: 'anon calls grant_tier',
     claims: anonClaims,
-    sql: `select public.set_user_tier($1, 'complete')`,
+    sql: `select public.grant_tier($1, 'complete', 'anonymous')`,
     params: [me],
   },
   {
@@ -559,31 +559,24 @@ describe('boundaries next to the refusals still work', () => {
     expect(outcome).toMatchObject({ ok: true, rows: [{ name: 'ebook/../complete/sample/complete-guide.pdf' }] });
   });
 
-  it('staff change a tier through set_user_tier, audited with who did it; null removes it', async () => {
+  it('staff grant and revoke a tier, audited with who did it and why; revoking leaves the row with no tier', async () => {
     const before = (await db.query<{ n: number }>(`select count(*)::int as n from public.tier_audit`)).rows[0]?.n ?? 0;
-    await attempt(db, asStaff, `select public.set_user_tier($1, 'foundation')`, [demo.notier], { rollback: false });
-    await attempt(db, asStaff, `select public.set_user_tier($1, null)`, [demo.notier], { rollback: false });
+    const grant = `select public.grant_tier($1, 'foundation', 'comp copy')`;
+    const revoke = `select public.revoke_tier($1, 'comp ended')`;
+    expect(await attempt(db, asStaff, grant, [demo.notier], { rollback: false })).toMatchObject({ ok: true });
+    expect(await attempt(db, asStaff, revoke, [demo.notier], { rollback: false })).toMatchObject({ ok: true });
     const audit = await db.query(
-      `select target_user, old_tier, new_tier, changed_by, changed_by_role from public.tier_audit order by id offset $1`,
+      `select target_user, old_tier, new_tier, changed_by, changed_by_role, source, reason from public.tier_audit order by id offset $1`,
       [before],
     );
+    const who = { target_user: demo.notier, changed_by: demo.staff, changed_by_role: 'authenticated' };
     expect(audit.rows).toEqual([
-      {
-        target_user: demo.notier,
-        old_tier: null,
-        new_tier: 'foundation',
-        changed_by: demo.staff,
-        changed_by_role: 'authenticated',
-      },
-      {
-        target_user: demo.notier,
-        old_tier: 'foundation',
-        new_tier: null,
-        changed_by: demo.staff,
-        changed_by_role: 'authenticated',
-      },
+      { ...who, old_tier: null, new_tier: 'foundation', source: 'staff_grant', reason: 'comp copy' },
+      { ...who, old_tier: 'foundation', new_tier: null, source: 'staff_revoke', reason: 'comp ended' },
     ]);
-    expect((await db.query(`select * from public.user_tiers where user_id = $1`, [demo.notier])).rows).toEqual([]);
+    expect((await db.query(`select tier from public.user_tiers where user_id = $1`, [demo.notier])).rows).toEqual([
+      { tier: null },
+    ]);
   });
 
   it('the id guard holds even for service_role', async () => {

@@ -296,35 +296,36 @@ for (const actor of actors) {
   });
   if (isStaff) {
     add({
-      name: n('rpc', 'set_user_tier', 'another user'),
+      name: n('rpc', 'grant_tier', 'another user'),
       claims,
       allow: true,
-      sql: `select public.set_user_tier($1, 'accelerated') as result`,
+      sql: `select public.grant_tier($1, 'accelerated', 'matrix: staff grant') as result`,
       params: [other],
       rows: [{ result: '' }],
       verify: {
-        sql: `select t.tier, a.old_tier, a.new_tier, a.changed_by from public.user_tiers t
+        sql: `select t.tier, a.old_tier, a.new_tier, a.changed_by, a.source, a.reason from public.user_tiers t
               join public.tier_audit a on a.target_user = t.user_id where t.user_id = $1 order by a.id desc limit 1`,
         params: [other],
-        rows: [{ tier: 'accelerated', old_tier: 'foundation', new_tier: 'accelerated', changed_by: demo.staff }],
+        rows: [
+          {
+            tier: 'accelerated',
+            old_tier: 'foundation',
+            new_tier: 'accelerated',
+            changed_by: demo.staff,
+            source: 'staff_grant',
+            reason: 'matrix: staff grant',
+          },
+        ],
       },
     });
   } else {
-    add({
-      name: n('rpc', 'set_user_tier', 'another user'),
-      claims,
-      sql: `select public.set_user_tier($1, 'complete')`,
-      params: [other],
-      allow: false,
-    });
-    if (me)
-      add({
-        name: n('rpc', 'set_user_tier', 'own (self-grant)'),
-        claims,
-        sql: `select public.set_user_tier($1, 'complete')`,
-        params: [me],
-        allow: false,
-      });
+    for (const [rpc, sql] of [
+      ['grant_tier', `select public.grant_tier($1, 'complete', 'self-service')`],
+      ['revoke_tier', `select public.revoke_tier($1, 'self-service')`],
+    ] as const) {
+      add({ name: n('rpc', rpc, 'another user'), claims, sql, params: [other], allow: false, code: '42501' });
+      if (me) add({ name: n('rpc', rpc, 'own (self-grant)'), claims, sql, params: [me], allow: false, code: '42501' });
+    }
   }
 
   // ---------------------------------------------------------------- avatars bucket
@@ -579,9 +580,9 @@ add({
   rows: [{ n: 4 }],
 });
 add({
-  name: 'service_role | rpc | set_user_tier | any user',
+  name: 'service_role | rpc | grant_tier | any user',
   claims: serviceClaims,
-  sql: `select public.set_user_tier($1, 'complete')`,
+  sql: `select public.grant_tier($1, 'complete', 'service role')`,
   params: [stranger],
   allow: false,
 });

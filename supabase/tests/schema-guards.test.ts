@@ -54,7 +54,15 @@ describe('row level security', () => {
     const { rows } = await db.query<{ relname: string }>(
       `select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' order by relname`,
     );
-    expect(rows.map((r) => r.relname)).toEqual(['profiles', 'staff', 'tier_audit', 'user_tiers']);
+    expect(rows.map((r) => r.relname)).toEqual([
+      'profiles',
+      'purchases',
+      'staff',
+      'tier_audit',
+      'tier_grants',
+      'user_tiers',
+      'webhook_events',
+    ]);
   });
 });
 
@@ -145,10 +153,23 @@ describe('privileges', () => {
        where p.pronamespace = 'private'::regnamespace order by 1`,
     );
     expect(rows.map((r) => [r.fn, r.definer])).toEqual([
+      ['private.account_for_email(text)', true],
+      ['private.attach_purchases_of_confirmed_email()', true],
+      ['private.checked_reason(text)', false],
       ['private.delete_avatar_of_deleted_user()', true],
+      ['private.grant_tier(uuid,tier,text)', true],
       ['private.is_staff()', true],
       ['private.object_fits_bucket(text,jsonb)', true],
-      ['private.set_user_tier(uuid,tier)', true],
+      ['private.purchases_after_change()', true],
+      ['private.purchases_before_update()', false],
+      ['private.recompute_user_tier(uuid,text,text,boolean)', true],
+      ['private.record_purchase(text,text,text,text,text,tier,bigint,text,timestamp with time zone)', true],
+      ['private.record_refund(text,text,text,timestamp with time zone)', true],
+      ['private.revoke_tier(uuid,text)', true],
+      ['private.staff_list_members(text,integer,integer)', true],
+      ['private.staff_member_detail(uuid)', true],
+      ['private.tier_grants_after_change()', true],
+      ['private.tier_source_of(uuid)', true],
     ]);
     for (const row of rows) expect(row.config, row.fn).toContain('search_path=""');
   });
@@ -162,7 +183,7 @@ describe('privileges', () => {
     expect(rows).toEqual([]);
   });
 
-  it('anon may execute only is_staff and tier_rank; set_user_tier is for authenticated only', async () => {
+  it('anon may execute only is_staff and tier_rank; staff RPCs are for authenticated, webhook RPCs for service_role', async () => {
     const { rows } = await db.query<{ fn: string; anon: boolean; authenticated: boolean; service_role: boolean }>(
       `select p.oid::regprocedure::text as fn,
               has_function_privilege('anon', p.oid, 'EXECUTE') as anon,
@@ -171,11 +192,26 @@ describe('privileges', () => {
        from pg_proc p where p.pronamespace = 'public'::regnamespace order by 1`,
     );
     expect(rows.filter((r) => r.anon).map((r) => r.fn)).toEqual(['is_staff()', 'tier_rank(text)']);
-    expect(rows.find((r) => r.fn === 'set_user_tier(uuid,tier)')).toMatchObject({
-      anon: false,
-      authenticated: true,
-      service_role: false,
-    });
+    for (const fn of [
+      'grant_tier(uuid,tier,text)',
+      'revoke_tier(uuid,text)',
+      'staff_list_members(text,integer,integer)',
+      'staff_member_detail(uuid)',
+    ]) {
+      expect(
+        rows.find((r) => r.fn === fn),
+        fn,
+      ).toMatchObject({ anon: false, authenticated: true, service_role: false });
+    }
+    for (const fn of [
+      'record_purchase(text,text,text,text,text,tier,bigint,text,timestamp with time zone)',
+      'record_refund(text,text,text,timestamp with time zone)',
+    ]) {
+      expect(
+        rows.find((r) => r.fn === fn),
+        fn,
+      ).toMatchObject({ anon: false, authenticated: false, service_role: true });
+    }
     // Trigger functions are not callable by the API roles at all.
     for (const fn of [
       'audit_user_tier_change()',
@@ -483,11 +519,14 @@ describe('tier order', () => {
 });
 
 describe('platform wiring', () => {
-  it('profiles are published to realtime, and nothing else from public', async () => {
+  it('profiles and user_tiers are published to realtime, and nothing else from public', async () => {
     const { rows } = await db.query(
-      `select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime'`,
+      `select schemaname, tablename from pg_publication_tables where pubname = 'supabase_realtime' order by tablename`,
     );
-    expect(rows).toEqual([{ schemaname: 'public', tablename: 'profiles' }]);
+    expect(rows).toEqual([
+      { schemaname: 'public', tablename: 'profiles' },
+      { schemaname: 'public', tablename: 'user_tiers' },
+    ]);
   });
 
   it('realtime publishes inserts and updates only: a DELETE would send every subscriber the deleted user id', async () => {

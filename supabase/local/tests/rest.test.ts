@@ -195,16 +195,17 @@ describe('rpc', () => {
     expect((await anonClient(server.url).rpc('is_staff')).data).toBe(false);
   });
 
-  it('set_user_tier is staff-only', async () => {
-    const refused = await ebook.rpc('set_user_tier', { target_user: EBOOK_ID, new_tier: 'complete' });
+  it('grant_tier / revoke_tier are staff-only', async () => {
+    const refused = await ebook.rpc('grant_tier', { target_user: EBOOK_ID, new_tier: 'complete', reason: 'me' });
     expect(refused.status).toBe(403);
-    expect(refused.error).toMatchObject({ code: '42501', message: 'only staff can change tiers' });
-    const ok = await staff.rpc('set_user_tier', { target_user: NOTIER_ID, new_tier: 'foundation' });
+    expect(refused.error).toMatchObject({ code: '42501', message: 'only staff can grant tiers' });
+    const ok = await staff.rpc('grant_tier', { target_user: NOTIER_ID, new_tier: 'foundation', reason: 'comp copy' });
     expect(ok.error).toBeNull();
     const notier = await signedIn(server.url, 'notier@example.com');
     expect((await notier.from('user_tiers').select('tier').single()).data).toEqual({ tier: 'foundation' });
-    expect((await staff.rpc('set_user_tier', { target_user: NOTIER_ID, new_tier: null })).error).toBeNull();
-    const bad = await staff.rpc('set_user_tier', { target_user: NOTIER_ID, new_tier: 'platinum' });
+    expect((await staff.rpc('revoke_tier', { target_user: NOTIER_ID, reason: 'comp ended' })).error).toBeNull();
+    expect((await notier.from('user_tiers').select('tier').single()).data).toEqual({ tier: null });
+    const bad = await staff.rpc('grant_tier', { target_user: NOTIER_ID, new_tier: 'platinum', reason: 'x' });
     expect(bad.status).toBe(400);
     expect(bad.error?.code).toBe('22P02');
     const unknown = await staff.rpc('no_such_function');

@@ -52,7 +52,7 @@ select results_eq($$ select display_name from public.profiles $$, $$ values ('Ev
 select throws_ok($$ insert into public.user_tiers (user_id, tier) values ('00000000-0000-4000-8000-000000000001', 'complete') on conflict (user_id) do update set tier = 'complete' $$,
   '42501', null, 'self-grant by upsert is refused');
 select throws_ok($$ update public.user_tiers set tier = 'complete' $$, '42501', null, 'self-upgrade by update is refused');
-select throws_ok($$ select public.set_user_tier('00000000-0000-4000-8000-000000000001', 'complete') $$, '42501', null, 'set_user_tier is refused for non-staff');
+select throws_ok($$ select public.grant_tier('00000000-0000-4000-8000-000000000001', 'complete', 'self-grant') $$, '42501', null, 'grant_tier is refused for non-staff');
 select throws_ok($$ update public.profiles set user_id = '00000000-0000-4000-8000-000000000002' $$, '42501', null, 'user_id cannot be rewritten');
 select throws_ok($$ delete from public.profiles $$, '42501', null, 'profiles cannot be deleted');
 select throws_ok($$ insert into public.profiles (id, user_id) values ('00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000001') $$,
@@ -80,7 +80,7 @@ select is_empty($$ select name from storage.objects where bucket_id = 'avatars' 
 -- As staff -----------------------------------------------------------------------------
 select set_config('request.jwt.claims', '{"sub": "00000000-0000-4000-8000-000000000006", "role": "authenticated"}', true);
 select ok(public.is_staff(), 'staff account is staff');
-select lives_ok($$ select public.set_user_tier('00000000-0000-4000-8000-000000000005', 'foundation') $$, 'staff can set a tier');
+select lives_ok($$ select public.grant_tier('00000000-0000-4000-8000-000000000005', 'foundation', 'pgTAP') $$, 'staff can grant a tier');
 select lives_ok($$ insert into storage.objects (bucket_id, name, metadata) values ('resources', 'foundation/worksheets/new.pdf', '{"mimetype": "application/pdf", "size": 100}') $$,
   'staff can upload a resource');
 
