@@ -1,4 +1,5 @@
 import { supabase } from '@/lib/supabase';
+import type { Database } from '@/types/database';
 
 /** A failed staff function call, with the Postgres error code the page decides on. */
 export class StaffRpcError extends Error {
@@ -25,20 +26,17 @@ export function isStaffRefusal(error: unknown): boolean {
   return error instanceof StaffRpcError && error.code === '42501';
 }
 
+type StaffFunction = 'staff_list_members' | 'staff_member_detail' | 'grant_tier' | 'revoke_tier';
+type StaffArgs<F extends StaffFunction> = Database['public']['Functions'][F]['Args'];
+
 /**
- * Calls a staff function; throws a StaffRpcError on `error`. postgrest-js's own retries are
- * off (react-query's are the one retry layer, see get-user-tier).
+ * Calls a staff function; throws a StaffRpcError on `error`. The answer is returned unread:
+ * the caller checks its shape (lib/members.ts), since jsonb and nullable columns come back
+ * typed looser or stricter than they are. postgrest-js's own retries are off (react-query's
+ * are the one retry layer, see get-user-tier).
  */
-export async function callStaffRpc(fn: StaffFunction, args: Record<string, unknown>): Promise<unknown> {
-  // The generated types gain these functions with the ledger migration (issue 8's contract).
-  const rpc = supabase.rpc.bind(supabase) as unknown as UntypedRpc;
-  const { data, error } = await rpc(fn, args).retry(false);
+export async function callStaffRpc<F extends StaffFunction>(fn: F, args: StaffArgs<F>): Promise<unknown> {
+  const { data, error } = await supabase.rpc(fn, args).retry(false);
   if (error) throw toStaffError(error);
   return data;
 }
-
-type StaffFunction = 'staff_list_members' | 'staff_member_detail' | 'grant_tier' | 'revoke_tier';
-type UntypedRpc = (
-  fn: string,
-  args: Record<string, unknown>,
-) => { retry: (enabled: boolean) => PromiseLike<{ data: unknown; error: { message: string; code?: string } | null }> };
