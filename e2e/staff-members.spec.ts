@@ -184,11 +184,30 @@ test('staff revoke a staff grant with a reason, and the tier falls back to the p
   }
 });
 
-test('the members page with a member open has no serious accessibility violations', async ({ page, makeUser }) => {
+test('at 360 px, with a member open: no sideways page scroll, tables scroll in their own regions, no axe violations', async ({
+  page,
+  makeUser,
+}) => {
+  await page.setViewportSize({ width: 360, height: 740 });
   const staff = await makeUser({ staff: true });
   const member = await makeUser();
-  await openMember(page, staff, member);
-  await expectAccessible(page);
+  const orderId = `cs_e2e_${randomUUID().slice(0, 8)}`;
+  try {
+    await recordSale(member.email, orderId);
+    const { detail } = await openMember(page, staff, member);
+    await expect(detail.getByRole('row', { name: new RegExp(orderId) })).toBeAttached();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    for (const region of [
+      page.getByRole('region', { name: 'Members, ordered by e-mail' }),
+      detail.getByRole('region', { name: 'Purchases, newest first' }),
+    ]) {
+      // Wider than the phone, so it scrolls, inside itself.
+      expect(await region.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    }
+    await expectAccessible(page);
+  } finally {
+    await admin.from('purchases').delete().eq('order_id', orderId);
+  }
 });
 
 test('a member who is not staff is refused at /staff/members, by the page and by the database', async ({

@@ -114,7 +114,7 @@ describe('MemberDetailView', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'ann@example.com' })).toHaveFocus();
     expect(term('Tier')).toHaveTextContent('Foundation Builder');
     expect(term('Comes from')).toHaveTextContent('Purchase: Stripe order cs_test_123, product foundation');
-    const purchases = screen.getByRole('table');
+    const purchases = screen.getByRole('table', { name: 'Purchases, newest first' });
     const paid = within(purchases).getByRole('row', { name: /cs_test_123/ });
     expect(paid).toHaveTextContent('$197.00');
     expect(paid).toHaveTextContent('Paid');

@@ -232,12 +232,15 @@ function Purchases({ purchases }: { purchases: MemberPurchase[] }) {
         // Scrolls inside its own region on a narrow screen, never the page.
         <div
           role="region"
-          aria-labelledby="member-purchases-title"
+          aria-labelledby="member-purchases-caption"
           // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
           tabIndex={0}
-          className="border-navy-100 mt-2 overflow-x-auto rounded-lg border"
+          className="border-navy-100 relative mt-2 overflow-x-auto rounded-lg border"
         >
           <table className="w-full min-w-[40rem] text-left text-sm">
+            <caption id="member-purchases-caption" className="sr-only">
+              Purchases, newest first
+            </caption>
             <thead className="bg-navy-50 text-navy-900">
               <tr>
                 <th scope="col" className="px-3 py-2">

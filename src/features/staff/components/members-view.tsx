@@ -189,13 +189,14 @@ function Results({
         Showing {first}–{last} of {total}
         {search ? ` matching “${search}”` : ''}
       </p>
-      {/* A narrow screen scrolls the table inside its own region, never the page. */}
+      {/* A narrow screen scrolls the table inside its own region, never the page (`relative`: else the
+          screen-reader-only texts inside are placed against the page and widen it). */}
       <div
         role="region"
         aria-labelledby="members-table-caption"
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
         tabIndex={0}
-        className="border-navy-100 overflow-x-auto rounded-lg border"
+        className="border-navy-100 relative overflow-x-auto rounded-lg border"
       >
         <table className="w-full min-w-[44rem] text-left text-sm">
           <caption id="members-table-caption" className="sr-only">
