@@ -2,13 +2,23 @@ import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
+import { prerenderPlugin } from './scripts/vite-prerender.mjs';
 import { securityHeadersPlugin } from './scripts/vite-security-headers.mjs';
+import { chunkMapPlugin } from './scripts/vite-chunk-map.mjs';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 
 export default defineConfig({
-  // The production headers: written into dist/ by the build and sent by `vite preview`.
-  plugins: [react(), tailwindcss(), securityHeadersPlugin()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // The production headers and fallback: written into dist/ by the build, used by `vite preview`.
+    securityHeadersPlugin(),
+    // The public pages as HTML (src/entry-server.tsx), sitemap.xml and robots.txt.
+    prerenderPlugin(),
+    // Which module ended up in which chunk (dist/.vite/chunk-map.json), for the budget check.
+    chunkMapPlugin(),
+  ],
   resolve: { alias: { '@': src } },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },

@@ -29,7 +29,7 @@ test('sign-up creates an account and lands on the resources', async ({ page }) =
   await form.getByRole('button', { name: 'Create Account' }).click();
   await expectToast(page, 'Account created!', 'You can now sign in to access your resources.');
   await expect(page).toHaveURL(/\/resources$/);
-  await expect(page.getByText('Welcome Back!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
 
   // The same address again is refused by the provider, and the message says why.
   await page.getByRole('button', { name: 'Sign Out' }).click();
@@ -117,5 +117,5 @@ test('the link in a confirmation e-mail signs the user in and clears the tokens 
   await page.keyboard.press('Escape');
   await expect.poll(() => page.evaluate(() => window.location.hash)).toBe('');
   await page.goto('/resources');
-  await expect(page.getByText('Welcome Back!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
 });

@@ -27,10 +27,20 @@ test('a route chunk gone after a deploy reloads the page once and the visitor ge
 
 test('a chunk that keeps failing shows the error screen instead of reloading forever', async ({ page }) => {
   const requests = await failAuthChunk(page, Number.POSITIVE_INFINITY);
+  const authLoads: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'document' && new URL(request.url()).pathname === '/auth') {
+      authLoads.push(request.url());
+    }
+  });
   await page.goto('/');
   await page.getByRole('link', { name: 'Sign In', exact: true }).click();
 
   await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
   await expect(page).toHaveURL(/\/auth$/);
-  expect(requests()).toBe(2);
+  // One reload. /auth is prerendered and preloads its chunk, so the reloaded page asks for
+  // it once or twice (the import reuses a preload still in flight, else asks again).
+  expect(authLoads).toHaveLength(1);
+  expect(requests()).toBeGreaterThanOrEqual(2);
+  expect(requests()).toBeLessThanOrEqual(3);
 });

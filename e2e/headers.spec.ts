@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { landing } from '../src/content/landing';
 import { site } from '../src/content/site';
 import { admin, expect, signInAs, test } from './fixtures';
+import { downloadLinkName } from './files';
 
 // The preview server sends exactly the headers in dist/_headers (scripts/vite-security-headers.mjs),
 // so these are the headers the static hosts will send.
@@ -97,7 +98,7 @@ test('a signed-in subscriber’s resources, realtime and avatar run under the po
   await signInAs(page, user);
   await page.goto('/resources');
   await expect(page.getByRole('heading', { name: 'Subscriber Resources' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Download book-planning-worksheet.pdf' })).toBeVisible();
+  await expect(page.getByRole('link', { name: downloadLinkName('book-planning-worksheet.pdf') })).toBeVisible();
   expect(await violations()).toEqual([]);
 
   // The account menu subscribes to the profile over Supabase Realtime (connect-src ws:/wss:).

@@ -4,6 +4,7 @@ import { findResourceCard, resourceCards, resourceFolder } from '../src/content/
 import { tierLabels, tierRank, tiers, type Tier } from '../src/content/tiers';
 import { e2eEnv } from './env';
 import { admin, anonClient, expect, expectAccessible, signInAs, test } from './fixtures';
+import { downloadLinkName } from './files';
 
 function unlockedCount(tier: Tier | null) {
   return tier === null ? 0 : resourceCards.filter((card) => tierRank(card.tier) <= tierRank(tier)).length;
@@ -13,11 +14,11 @@ test('a user with no tier sees every card locked and the way to buy', async ({ p
   const user = await makeUser();
   await signInAs(page, user);
   await page.goto('/resources');
-  await expect(page.getByText('Welcome Back!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
   await expect(page.getByText(/No active subscription/)).toContainText(
     'No active subscription: Purchase here to access additional resources',
   );
-  await expect(page.getByRole('link', { name: 'Upgrade Bundle to Access' })).toHaveCount(resourceCards.length);
+  await expect(page.getByRole('link', { name: /^Unlock with / })).toHaveCount(resourceCards.length);
   await expect(page.getByRole('link', { name: /^Download / })).toHaveCount(0);
   await expect(page.getByText('Ready for More?')).toBeVisible();
   await expectAccessible(page);
@@ -31,14 +32,14 @@ for (const tier of tiers) {
     await signInAs(page, user);
     await page.goto('/resources');
     await expect(page.getByText(`Current Tier: ${tierLabels[tier]}`)).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Upgrade Bundle to Access' })).toHaveCount(
+    await expect(page.getByRole('link', { name: /^Unlock with / })).toHaveCount(
       resourceCards.length - unlockedCount(tier),
     );
     const expectedFiles = resourceCards
       .filter((card) => tierRank(card.tier) <= tierRank(tier))
       .flatMap((card) => card.sampleFiles);
     for (const file of expectedFiles) {
-      await expect(page.getByRole('link', { name: `Download ${file}` })).toBeVisible();
+      await expect(page.getByRole('link', { name: downloadLinkName(file) })).toBeVisible();
     }
     await expect(page.getByRole('link', { name: /^Download / })).toHaveCount(expectedFiles.length);
     await expect(page.getByText('Ready for More?')).toHaveCount(tier === 'complete' ? 0 : 1);
@@ -51,7 +52,7 @@ test('the resources page fits a 360 px phone without sideways scrolling', async 
   await page.setViewportSize({ width: 360, height: 740 });
   await signInAs(page, user);
   await page.goto('/resources');
-  await expect(page.getByRole('link', { name: 'Download book-planning-worksheet.pdf' })).toBeVisible();
+  await expect(page.getByRole('link', { name: downloadLinkName('book-planning-worksheet.pdf') })).toBeVisible();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await expect(page.getByRole('button', { name: 'Sign Out' })).toBeInViewport();
@@ -61,7 +62,7 @@ test('a download link really returns the file, as a download in a new tab', asyn
   const user = await makeUser({ tier: 'foundation' });
   await signInAs(page, user);
   await page.goto('/resources');
-  const link = page.getByRole('link', { name: 'Download book-planning-worksheet.pdf' });
+  const link = page.getByRole('link', { name: downloadLinkName('book-planning-worksheet.pdf') });
   await expect(link).toHaveAttribute('target', '_blank');
   const href = await link.getAttribute('href');
   expect(href).toBeTruthy();
@@ -71,7 +72,7 @@ test('a download link really returns the file, as a download in a new tab', asyn
   expect(response.headers()['content-disposition'] ?? '').toContain('attachment');
 
   const audio = await page.request.get(
-    (await page.getByRole('link', { name: 'Download session-1-called-to-write.mp3' }).getAttribute('href'))!,
+    (await page.getByRole('link', { name: downloadLinkName('session-1-called-to-write.mp3') }).getAttribute('href'))!,
   );
   expect(audio.status()).toBe(200);
   expect(audio.headers()['content-type']).toContain('audio/mpeg');
@@ -91,7 +92,7 @@ test('a link left open past its expiry is signed again when clicked', async ({ p
   await page.clock.install();
   await signInAs(page, user);
   await page.goto('/resources');
-  const link = page.getByRole('link', { name: 'Download book-planning-worksheet.pdf' });
+  const link = page.getByRole('link', { name: downloadLinkName('book-planning-worksheet.pdf') });
   await expect(link).toBeVisible();
 
   // The laptop slept for longer than the link lives (10 minutes): the clock moved on, but
@@ -111,7 +112,7 @@ test('a link left open past its expiry is signed again when clicked', async ({ p
   const served = await page.request.get(download.url());
   expect(served.status()).toBe(200);
   expect((await served.body()).subarray(0, 5).toString()).toBe('%PDF-');
-  await expect(page.getByText('Welcome Back!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
 });
 
 test('a stale link to a file removed meanwhile says so instead of downloading', async ({ page, makeUser }) => {
@@ -125,7 +126,7 @@ test('a stale link to a file removed meanwhile says so instead of downloading', 
   await page.clock.install();
   await signInAs(page, user);
   await page.goto('/resources');
-  const link = page.getByRole('link', { name: `Download ${name}` });
+  const link = page.getByRole('link', { name: downloadLinkName(name) });
   await expect(link).toBeVisible();
 
   await admin.storage.from('resources').remove([path]);

@@ -29,7 +29,7 @@ test('signing out in another tab sends /resources to sign in', async ({ context,
   const user = await makeUser({ tier: 'foundation' });
   await signInAs(page, user);
   await page.goto('/resources');
-  await expect(page.getByText('Welcome Back!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
 
   const other = await context.newPage();
   await other.goto('/');
@@ -45,7 +45,7 @@ test('a session that expires and cannot be refreshed ends on /auth', async ({ pa
   await page.clock.install();
   const session = await signInAs(page, user);
   await page.goto('/resources');
-  await expect(page.getByText('Welcome Back!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
 
   // Revoke every refresh token of the user (as a sign-out elsewhere would), then let time
   // pass beyond the access token's life: the auto-refresh fails and the page lets go.

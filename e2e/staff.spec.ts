@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { findResourceCard, resourceFolder } from '../src/content/resources';
 import { admin, anonClient, expect, expectAccessible, signInAs, test } from './fixtures';
+import { downloadLinkName } from './files';
 
 function pdf(text: string) {
   return Buffer.from(`%PDF-1.4\n% ${text}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
@@ -33,7 +34,7 @@ test('staff upload a file and a subscriber of that tier can download it', async 
   const readerPage = await browser.newPage({ baseURL: new URL(page.url()).origin });
   await signInAs(readerPage, reader);
   await readerPage.goto('/resources');
-  const link = readerPage.getByRole('link', { name: `Download ${name}` });
+  const link = readerPage.getByRole('link', { name: downloadLinkName(name) });
   await expect(link).toBeVisible();
   const served = await readerPage.request.get((await link.getAttribute('href'))!);
   expect(served.status()).toBe(200);

@@ -76,15 +76,18 @@ test('/bundles compares the three bundles with checkout links in a new tab', asy
   await expect(page).toHaveURL(/\/$/);
 });
 
-test('/upgrade congratulates and every showcase card leads to /bundles', async ({ page }) => {
+test('/upgrade congratulates; the ebook card leads to the files (sign in first), the bundles to /bundles', async ({
+  page,
+}) => {
   await page.goto('/upgrade');
   await expect(page.getByRole('heading', { name: 'Congratulations on Your Purchase!' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toHaveAttribute('href', '/auth');
   await expectAccessible(page);
+  await expect(page.getByRole('link', { name: 'Explore Foundation Builder' })).toHaveAttribute('href', '/bundles');
   const ebook = page.getByRole('link', { name: 'Download eBook Now' });
-  await expect(ebook).toHaveAttribute('href', '/bundles');
+  await expect(ebook).toHaveAttribute('href', '/resources');
   await ebook.click();
-  await expect(page).toHaveURL(/\/bundles$/);
+  await expect(page).toHaveURL(/\/auth\?next=%2Fresources$|\/auth\?next=\/resources$/);
 });
 
 test('an unknown path shows the 404 page and logs the path', async ({ page }) => {

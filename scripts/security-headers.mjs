@@ -117,14 +117,24 @@ export function toHeadersFile(rules) {
   );
 }
 
-/** Netlify / Cloudflare Pages `_redirects`: the SPA fallback (existing files win). */
+/**
+ * The page every path without a file of its own gets: the app's empty shell (the client
+ * renders the route). index.html is the prerendered landing page, so it cannot be that.
+ */
+export const SPA_SHELL = '/spa.html';
+
+/**
+ * Netlify / Cloudflare Pages `_redirects`: the SPA fallback. Existing files win, and both
+ * hosts serve `/bundles` from the prerendered `bundles.html` themselves.
+ */
 export function toRedirectsFile() {
-  return '/*  /index.html  200\n';
+  return `/*  ${SPA_SHELL}  200\n`;
 }
 
 /**
- * Vercel's `vercel.json`: the same headers, and the SPA fallback for every path outside
- * /assets/ (a chunk gone after a deploy stays a 404, which the app reloads on).
+ * Vercel's `vercel.json`: the same headers, clean URLs (`/bundles` is served from the
+ * prerendered `bundles.html`), and the SPA fallback for every other path outside /assets/
+ * (a chunk gone after a deploy stays a 404, which the app reloads on).
  * @param {{ path: string, headers: Record<string, string> }[]} rules
  */
 export function toVercelJson(rules) {
@@ -133,7 +143,8 @@ export function toVercelJson(rules) {
       source: rule.path.endsWith('*') ? `${rule.path.slice(0, -1)}(.*)` : rule.path,
       headers: Object.entries(rule.headers).map(([key, value]) => ({ key, value })),
     })),
-    rewrites: [{ source: '/((?!assets/).*)', destination: '/index.html' }],
+    cleanUrls: true,
+    rewrites: [{ source: '/((?!assets/).*)', destination: SPA_SHELL }],
   };
   return JSON.stringify(config, null, 2) + '\n';
 }

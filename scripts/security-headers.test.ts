@@ -83,16 +83,19 @@ describe('the header files', () => {
     expect(parseHeadersFile(toHeadersFile(rules))).toEqual(rules);
   });
 
-  it('_redirects and vercel.json fall back to index.html; vercel.json keeps missing chunks 404', () => {
-    expect(toRedirectsFile()).toBe('/*  /index.html  200\n');
+  it('_redirects and vercel.json fall back to the SPA shell (index.html is the prerendered landing page); vercel.json keeps missing chunks 404', () => {
+    expect(toRedirectsFile()).toBe('/*  /spa.html  200\n');
     const vercel = JSON.parse(toVercelJson(rules)) as {
       headers: { source: string; headers: { key: string; value: string }[] }[];
       rewrites: { source: string; destination: string }[];
+      cleanUrls: boolean;
     };
+    // /bundles is served from the prerendered bundles.html, before any rewrite.
+    expect(vercel.cleanUrls).toBe(true);
     expect(vercel.headers.map((h) => h.source)).toEqual(['/(.*)', '/assets/(.*)']);
     expect(vercel.headers[0]?.headers).toContainEqual({ key: 'X-Content-Type-Options', value: 'nosniff' });
     const [rewrite] = vercel.rewrites;
-    expect(rewrite?.destination).toBe('/index.html');
+    expect(rewrite?.destination).toBe('/spa.html');
     const pattern = new RegExp(`^${rewrite?.source ?? ''}$`);
     expect(pattern.test('/resources')).toBe(true);
     expect(pattern.test('/assets/auth-abc.js')).toBe(false);

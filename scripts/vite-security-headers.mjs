@@ -1,8 +1,8 @@
 // Vite plugin: writes the static hosts' header files into the build, and makes `vite preview`
-// send exactly the headers in dist/_headers (so the end-to-end suite runs under the shipped
-// policy). The dev server is left alone: Vite's dev client needs inline scripts and its own
+// send exactly the headers in dist/_headers and fall back as dist/_redirects says (so the
+// end-to-end suite runs under the shipped policy and routing). The dev server is left alone: Vite's dev client needs inline scripts and its own
 // websocket, and a development page is never served to visitors.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { headersFor, securityHeaders, toHeadersFile, toRedirectsFile, toVercelJson } from './security-headers.mjs';
 
@@ -28,6 +28,36 @@ export function parseHeadersFile(text) {
   return rules;
 }
 
+/**
+ * The file a static host would serve for `pathname` from `dir`, if one exists: the file
+ * itself, `<path>.html` (clean URLs: /bundles is bundles.html) or `<path>/index.html`.
+ * @param {string} dir
+ * @param {string} pathname
+ */
+export function staticFileFor(dir, pathname) {
+  const candidates = pathname.endsWith('/')
+    ? [`${pathname}index.html`]
+    : [pathname, `${pathname}.html`, `${pathname}/index.html`];
+  return candidates.find((candidate) => {
+    const file = path.join(dir, candidate);
+    return file.startsWith(dir) && existsSync(file) && statSync(file).isFile();
+  });
+}
+
+/**
+ * The target of the `_redirects` rewrite (status 200) that matches `pathname`, if any.
+ * @param {string} text
+ * @param {string} pathname
+ */
+export function rewriteFor(text, pathname) {
+  for (const line of text.split(/\r?\n/)) {
+    const [from, to, status] = line.trim().split(/\s+/);
+    if (!from || !to || status !== '200' || from.startsWith('#')) continue;
+    if (from.endsWith('*') ? pathname.startsWith(from.slice(0, -1)) : pathname === from) return to;
+  }
+  return undefined;
+}
+
 /** @returns {import('vite').Plugin} */
 export function securityHeadersPlugin() {
   /** @type {import('vite').ResolvedConfig} */
@@ -51,9 +81,17 @@ export function securityHeadersPlugin() {
       const file = path.resolve(config.root, config.build.outDir, '_headers');
       if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` before the preview.`);
       const rules = parseHeadersFile(readFileSync(file, 'utf8'));
+      const outDir = path.resolve(config.root, config.build.outDir);
+      const redirects = readFileSync(path.join(outDir, '_redirects'), 'utf8');
       server.middlewares.use((req, res, next) => {
-        const pathname = new URL(req.url ?? '/', 'http://preview.invalid').pathname;
-        for (const [name, value] of Object.entries(headersFor(rules, pathname))) res.setHeader(name, value);
+        const url = new URL(req.url ?? '/', 'http://preview.invalid');
+        for (const [name, value] of Object.entries(headersFor(rules, url.pathname))) res.setHeader(name, value);
+        // Vite's own fallback would answer every unknown path with index.html (the
+        // prerendered landing page); the hosts answer it with the shell _redirects names.
+        if (!staticFileFor(outDir, url.pathname)) {
+          const target = rewriteFor(redirects, url.pathname);
+          if (target) req.url = target + url.search;
+        }
         next();
       });
     },

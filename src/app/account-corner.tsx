@@ -14,7 +14,14 @@ const AccountMenu = lazy(() =>
  * The fixed top-right area: a Sign In button for visitors, the profile menu for signed-in
  * users. `fixed` is the spec's layout; pages that already have a header pass `inline`.
  */
-export function AccountCorner({ inline = false }: { inline?: boolean }) {
+export function AccountCorner({
+  inline = false,
+  signOut,
+}: {
+  inline?: boolean;
+  /** The page's own sign-out, for pages that must run it themselves (/resources). */
+  signOut?: { onSignOut: () => Promise<void>; onSignedOut: () => void };
+}) {
   const { status, user } = useAuth();
   const wrapper = inline ? 'flex items-center' : 'fixed right-3 top-3 z-50 sm:right-4 sm:top-4';
 
@@ -24,7 +31,7 @@ export function AccountCorner({ inline = false }: { inline?: boolean }) {
     <div className={wrapper}>
       {status === 'signed-in' && user ? (
         <Suspense fallback={<div className="bg-navy-100 size-10 rounded-full" aria-hidden="true" />}>
-          <AccountMenu user={user} />
+          <AccountMenu user={user} signOut={signOut} />
         </Suspense>
       ) : (
         <Link to={paths.auth} className={buttonClasses('outline', 'sm', 'shadow')}>

@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { createMemoryRouter, Link, Outlet, RouterProvider, type RouteObject } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
-import { documentTitle, homeTitle, PageTitle, type RouteHandle } from './page-title';
+import { documentTitle, homeTitle, type RouteHandle } from './head';
+import { PageTitle } from './page-title';
 import { routes } from './router';
 
 describe('documentTitle', () => {

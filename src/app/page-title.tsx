@@ -1,25 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useMatches } from 'react-router-dom';
-import { site } from '@/content/site';
+import { applyHeadTags, documentTitle, headTags, siteOrigin } from './head';
 
-/** What a route may declare in its `handle`: the page's own name for the tab and announcer. */
-export type RouteHandle = { title?: string };
-
-/** The landing page's title, as in index.html: what search results and shared links show. */
-export const homeTitle = `${site.productName} Finish Your Book in ${site.ebook.daysToFinish} Days`;
-
-/** The title of the deepest route that names one, with the product name; the home title otherwise. */
-export function documentTitle(handles: readonly unknown[]): string {
-  for (let index = handles.length - 1; index >= 0; index -= 1) {
-    const handle = handles[index] as RouteHandle | null | undefined;
-    if (handle && typeof handle.title === 'string') return `${handle.title} | ${site.productName}`;
-  }
-  return homeTitle;
-}
+const origin = siteOrigin(import.meta.env.VITE_SITE_URL);
 
 /**
- * Keeps the tab's title in step with the route, and tells screen-reader users that a
- * client-side navigation happened: a single-page app changes no page for them otherwise.
+ * Keeps the tab's title and the page's head tags (description, canonical, robots, share
+ * tags) in step with the route, and tells screen-reader users that a client-side
+ * navigation happened: a single-page app changes no page for them otherwise.
  * The first page of a visit is not announced (the browser reads it as it loads).
  */
 export function PageTitle() {
@@ -28,12 +16,19 @@ export function PageTitle() {
   // The first location object, not its key: Back to the first entry of a visit gets the
   // key 'default' again, but a new object, and is announced like any other navigation.
   const [firstLocation] = useState(location);
-  const title = documentTitle(matches.map((match) => match.handle));
+  const handles = matches.map((match) => match.handle);
+  const title = documentTitle(handles);
+  const { pathname } = location;
+  // Same handles for the same matched routes: recompute only when the route changes.
+  const routeIds = matches.map((match) => match.id).join(' ');
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `handles` follows `routeIds`
+  const tags = useMemo(() => headTags(handles, pathname, origin), [routeIds, pathname]);
 
-  // Written into index.html's own <title>, which crawlers and the first paint already have.
+  // A prerendered page has these tags already (the build wrote them); this replaces them
+  // with equal ones, and with the next page's on each navigation.
   useEffect(() => {
-    document.title = title;
-  }, [title]);
+    applyHeadTags(document, tags);
+  }, [tags]);
 
   return (
     <p role="status" aria-live="polite" aria-atomic="true" className="sr-only">

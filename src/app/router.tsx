@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { ErrorPage } from './error-page';
-import type { RouteHandle } from './page-title';
+import type { RouteHandle } from './head';
 import { RootLayout } from './root-layout';
 import { routeFallback } from './route-fallback';
 import { Component as HomePage } from './routes/home';
@@ -23,34 +23,55 @@ export const routes: RouteObject[] = [
       {
         errorElement: <ErrorPage />,
         children: [
-          { path: paths.home, element: <HomePage /> },
+          {
+            path: paths.home,
+            handle: page({
+              description:
+                'Overcome fear, silence your inner critic and finish your book in 90 days: the Yes, You Can! ebook and coaching for first-time Christian writers.',
+              indexable: true,
+            }),
+            element: <HomePage />,
+          },
           {
             path: paths.auth,
-            handle: title('Subscriber Access'),
+            handle: page({
+              title: 'Subscriber Access',
+              description: 'Sign in or create an account to download your Yes, You Can! subscriber resources.',
+            }),
             HydrateFallback: Loading,
             lazy: () => import('./routes/auth'),
           },
           {
             path: paths.resources,
-            handle: title('Subscriber Resources'),
+            handle: page({ title: 'Subscriber Resources' }),
             HydrateFallback: routeFallback('Loading your resources...'),
             lazy: () => import('./routes/resources'),
           },
           {
             path: paths.bundles,
-            handle: title('Compare Our Bundles'),
+            handle: page({
+              title: 'Compare Our Bundles',
+              description:
+                'Compare the Foundation Builder, Accelerated Success and Complete Transformation bundles: worksheets, coaching and community to help you finish your book.',
+              indexable: true,
+            }),
             HydrateFallback: Loading,
             lazy: () => import('./routes/bundles'),
           },
           {
             path: paths.upgrade,
-            handle: title('Congratulations on Your Purchase!'),
+            handle: page({
+              title: 'Congratulations on Your Purchase!',
+              description:
+                'Thank you for buying Yes, You Can! Go further with a bundle: worksheets, scripture for every writing day, personal coaching and a community.',
+              indexable: true,
+            }),
             HydrateFallback: Loading,
             lazy: () => import('./routes/upgrade'),
           },
           {
             path: paths.adminUpload,
-            handle: title('Upload Resources'),
+            handle: page({ title: 'Upload Resources' }),
             HydrateFallback: routeFallback('Checking access...'),
             lazy: () => import('./routes/admin-upload'),
           },
@@ -62,7 +83,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: '*',
-            handle: title('Page not found'),
+            handle: page({ title: 'Page not found' }),
             HydrateFallback: Loading,
             lazy: () => import('./routes/not-found'),
           },
@@ -72,7 +93,10 @@ export const routes: RouteObject[] = [
   },
 ];
 
-/** The page's name in the browser tab and the navigation announcement (see `PageTitle`). */
-function title(name: string): RouteHandle {
-  return { title: name };
+/**
+ * The page's name (browser tab, navigation announcement), description and whether search
+ * engines may index it: its head tags (see `head.ts`, `PageTitle`).
+ */
+function page(handle: RouteHandle): RouteHandle {
+  return handle;
 }

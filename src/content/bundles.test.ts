@@ -5,11 +5,12 @@ import {
   formatOriginalPrice,
   formatSavings,
   previousBundle,
+  unlockOffer,
   type Bundle,
   type BundleId,
 } from './bundles';
 import { site } from './site';
-import { tierLabel } from './tiers';
+import { tierLabel, tiers } from './tiers';
 
 function bundle(id: BundleId): Bundle {
   const found = bundles.find((candidate) => candidate.id === id);
@@ -115,5 +116,23 @@ describe('bundles (spec section 9)', () => {
 
   it('writes no dollar amount as text: every price is a number formatted by formatPrice', () => {
     for (const text of strings(bundles)) expect(text).not.toMatch(/\$\s?\d/);
+  });
+});
+
+describe('unlockOffer', () => {
+  it('sells the ebook tier as the ebook itself, on the storefront, at its own price', () => {
+    expect(unlockOffer('ebook')).toEqual({
+      kind: 'ebook',
+      name: 'Yes, You Can! eBook',
+      price: site.ebook.price,
+      href: site.urls.storefrontProduct,
+    });
+  });
+
+  it('sells every other tier as the bundle of that tier, at the bundle price', () => {
+    for (const tier of tiers.filter((candidate) => candidate !== 'ebook')) {
+      const offer = unlockOffer(tier);
+      expect(offer).toMatchObject({ kind: 'bundle', name: tierLabel(tier), price: bundle(tier as BundleId).price });
+    }
   });
 });

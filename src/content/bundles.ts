@@ -187,3 +187,27 @@ export function previousBundle(bundle: Pick<Bundle, 'id'>): Bundle | undefined {
   const index = bundles.findIndex((candidate) => candidate.id === bundle.id);
   return index > 0 ? bundles[index - 1] : undefined;
 }
+
+/** What a visitor buys to unlock a tier: the ebook itself, or the bundle of that tier. */
+export type UnlockOffer =
+  | { kind: 'ebook'; name: string; price: number; href: string }
+  | { kind: 'bundle'; name: string; price: number; bundle: Bundle };
+
+/**
+ * The cheapest purchase that unlocks `tier` (tiers are cumulative: the bundle of that very
+ * tier). The ebook is sold on the storefront, not on /bundles. Names and prices come from
+ * `site` and `bundles`, so a locked card never carries a price of its own.
+ */
+export function unlockOffer(tier: Tier): UnlockOffer {
+  if (tier === 'ebook') {
+    return {
+      kind: 'ebook',
+      name: `${site.productName} eBook`,
+      price: site.ebook.price,
+      href: site.urls.storefrontProduct,
+    };
+  }
+  const bundle = bundles.find((candidate) => candidate.id === tier);
+  if (!bundle) throw new Error(`No bundle sells the ${tier} tier`);
+  return { kind: 'bundle', name: bundle.name, price: bundle.price, bundle };
+}

@@ -1,5 +1,15 @@
 import type { Session, User } from '@supabase/supabase-js';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import { AUTH_STORAGE_KEY, hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
@@ -17,6 +27,8 @@ type AuthContextValue = AuthState & {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
+const signedOut: AuthState = { status: 'signed-out', session: null, user: null };
+
 function fromSession(session: Session | null): Pick<AuthState, 'status' | 'session' | 'user'> {
   return session
     ? { status: 'signed-in', session, user: session.user }
@@ -25,6 +37,22 @@ function fromSession(session: Session | null): Pick<AuthState, 'status' | 'sessi
 
 function mayBeSignedIn(): boolean {
   return hasStoredSession() || hasAuthRedirectInUrl();
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * True while React hydrates a prerendered page (and on the server), false afterwards and in
+ * a page rendered on the client alone. The build renders the public pages for a visitor:
+ * the hydrating render must say "signed out" too, or it would not match the HTML; the next
+ * render tells the truth (React re-renders when the two snapshots differ).
+ */
+function useHydrating(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => false,
+    () => true,
+  );
 }
 
 /**
@@ -63,7 +91,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // forget the attempt so the next route that asks tries again.
         console.error('Could not load the Supabase client', error);
         connecting.current = null;
-        setState({ status: 'signed-out', session: null, user: null });
+        setState(signedOut);
       }
     })();
     return connecting.current;
@@ -79,7 +107,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('storage', onStorage);
   }, [connect]);
 
-  const value = useMemo(() => ({ ...state, connect }), [state, connect]);
+  const hydrating = useHydrating();
+  const value = useMemo(
+    () => (hydrating ? { ...signedOut, connect } : { ...state, connect }),
+    [hydrating, state, connect],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -40,21 +40,30 @@ export function reloadOnStaleChunk(navigation: Navigation, target: Window = wind
 
   target.addEventListener('vite:preloadError', (event) => {
     const { payload } = event as Event & { payload?: unknown };
-    if (!(payload instanceof Error) || !FETCH_FAILURE.test(payload.message)) return;
-
     const here = target.location.pathname + target.location.search + target.location.hash;
-    const href = navigation.pendingHref() ?? here;
-    // Same-site only, whatever the router was asked to do.
-    if (new URL(href, target.location.origin).origin !== target.location.origin) return;
-    try {
-      if (target.sessionStorage.getItem(RELOADED_FOR_KEY) === href) return;
-      target.sessionStorage.setItem(RELOADED_FOR_KEY, href);
-    } catch {
-      return; // no session storage: a reload could loop, so let the error show
-    }
+    if (!reloadOnceFor(payload, navigation.pendingHref() ?? here, target)) return;
     event.preventDefault();
     leaving = true;
-    if (href === here) target.location.reload();
-    else target.location.assign(href);
   });
+}
+
+/**
+ * Loads `href` again (a fresh page gets the new build's chunk names) when `error` is a chunk
+ * that could not be fetched, once per address: true when it does. Also used before the app
+ * starts, when a prerendered page's route chunk fails before the listener above exists.
+ */
+export function reloadOnceFor(error: unknown, href: string, target: Window = window): boolean {
+  if (!(error instanceof Error) || !FETCH_FAILURE.test(error.message)) return false;
+  // Same-site only, whatever the router was asked to do.
+  if (new URL(href, target.location.origin).origin !== target.location.origin) return false;
+  try {
+    if (target.sessionStorage.getItem(RELOADED_FOR_KEY) === href) return false;
+    target.sessionStorage.setItem(RELOADED_FOR_KEY, href);
+  } catch {
+    return false; // no session storage: a reload could loop, so let the error show
+  }
+  const here = target.location.pathname + target.location.search + target.location.hash;
+  if (href === here) target.location.reload();
+  else target.location.assign(href);
+  return true;
 }

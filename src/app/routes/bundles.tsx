@@ -24,7 +24,8 @@ export function Component() {
             and finish your book.
           </p>
         </div>
-        <div className="grid items-start gap-8 lg:grid-cols-3 lg:gap-6">
+        {/* Cards stretch to the row's height; each pushes its button to the bottom. */}
+        <div className="grid gap-8 lg:grid-cols-3 lg:gap-6">
           {bundles.map((bundle) => (
             <BundleCard key={bundle.id} bundle={bundle} />
           ))}

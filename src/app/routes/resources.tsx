@@ -7,6 +7,7 @@ import { resourceFilesQueryOptions } from '@/features/resources/api/list-resourc
 import { ResourcesScreen } from '@/features/resources/components/resources-screen';
 import { userTierQueryOptions } from '@/features/tiers';
 import { queryClient, QueryProvider } from '@/lib/query-client';
+import { AccountCorner } from '../account-corner';
 import { prefetchGate, requireUserId } from '../loaders';
 
 /**
@@ -35,7 +36,7 @@ export function Component() {
   const { userId } = useLoaderData<Awaited<ReturnType<ReturnType<typeof resourcesLoader>>>>();
   return (
     <QueryProvider>
-      <ResourcesScreen userId={userId} />
+      <ResourcesScreen userId={userId} renderAccountMenu={(signOut) => <AccountCorner inline signOut={signOut} />} />
     </QueryProvider>
   );
 }

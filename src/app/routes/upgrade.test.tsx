@@ -9,10 +9,11 @@ function renderUpgrade() {
 }
 
 const cards = [
-  { name: 'Yes, You Can! eBook', price: '$24.95', action: 'Download eBook Now' },
-  { name: 'Foundation Builder', price: '$49', action: 'Explore Foundation Builder' },
-  { name: 'Accelerated Success', price: '$499', action: 'Explore Accelerated Success' },
-  { name: 'Complete Transformation', price: '$1,495', action: 'Explore Complete Transformation' },
+  // The ebook is not sold on /bundles: its button leads to the buyer's files (decision 33).
+  { name: 'Yes, You Can! eBook', price: '$24.95', action: 'Download eBook Now', to: '/resources' },
+  { name: 'Foundation Builder', price: '$49', action: 'Explore Foundation Builder', to: '/bundles' },
+  { name: 'Accelerated Success', price: '$499', action: 'Explore Accelerated Success', to: '/bundles' },
+  { name: 'Complete Transformation', price: '$1,495', action: 'Explore Complete Transformation', to: '/bundles' },
 ];
 
 describe('upgrade page /upgrade', () => {
@@ -36,13 +37,21 @@ describe('upgrade page /upgrade', () => {
     expect(screen.getByRole('img', { name: 'Cover of the Yes, You Can! ebook' })).toBeInTheDocument();
   });
 
-  it.each(cards)('sends the $name card button "$action" to /bundles', async (card) => {
+  it.each(cards)('sends the $name card button "$action" to $to', async (card) => {
     renderUpgrade();
     const article = await screen.findByRole('article', { name: card.name });
     const links = within(article).getAllByRole('link');
     expect(links).toHaveLength(1);
     await userEvent.click(within(article).getByRole('link', { name: card.action }));
-    expect(await screen.findByText('page:/bundles')).toBeInTheDocument();
+    expect(await screen.findByText(`page:${card.to}`)).toBeInTheDocument();
+  });
+
+  it('tells a visitor how to reach their files, and leads to sign-in and back', async () => {
+    renderUpgrade();
+    const box = await screen.findByRole('region', { name: 'Getting to your files' });
+    expect(within(box).getByText(/Your files are ready/)).toBeInTheDocument();
+    await userEvent.click(within(box).getByRole('link', { name: 'Sign in to your files' }));
+    expect(await screen.findByText('page:/auth')).toBeInTheDocument();
   });
 
   it('offers visitors a Sign In link to /auth', async () => {

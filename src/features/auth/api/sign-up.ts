@@ -1,4 +1,3 @@
-import { supabase } from '@/lib/supabase';
 import type { Credentials } from '../lib/credentials-schema';
 
 /**
@@ -8,6 +7,8 @@ import type { Credentials } from '../lib/credentials-schema';
  * confirmed first.
  */
 export async function signUp({ email, password }: Credentials): Promise<boolean> {
+  // Imported here, not at the top: /auth shows its form before supabase-js has loaded.
+  const { supabase } = await import('@/lib/supabase');
   const { data, error } = await supabase.auth.signUp({
     email,
     password,

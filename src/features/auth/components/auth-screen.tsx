@@ -1,20 +1,29 @@
+import { useEffect } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { safeNextPath } from '@/config/paths';
 import { signIn } from '../api/sign-in';
 import { signUp } from '../api/sign-up';
+import { afterLoad } from '@/lib/after-load';
 import { useAuth } from '@/lib/auth-provider';
 import { AuthView } from './auth-view';
 
 /**
- * Container for /auth: connects the auth source, sends a signed-in user on to `next`
- * (same-site paths only, default /resources) and wires the view to the real calls.
+ * Container for /auth: sends a signed-in user on to `next` (same-site paths only, default
+ * /resources) and wires the view to the real calls.
+ *
+ * The form shows (prerendered, typeable) before supabase-js loads: a visitor with no stored
+ * session is signed out for sure, and the client is fetched after the page's `load` event,
+ * or on submit if that comes first. Connecting the auth source makes a sign-in here reach
+ * the whole app (the account corner), not only the page it goes to next.
  */
 export function AuthScreen() {
-  const { status } = useAuth({ connect: true });
+  const { status, connect } = useAuth();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const next = safeNextPath(searchParams.get('next'));
+
+  useEffect(() => afterLoad(() => void connect()), [connect]);
 
   // Also covers a sign-in (or a signed-in sign-up) on this page: the auth change arrives
   // and this redirect runs.
@@ -29,5 +38,17 @@ export function AuthScreen() {
       />
     );
 
-  return <AuthView onSignIn={signIn} onSignUp={signUp} onSignedIn={() => void navigate(next, { replace: true })} />;
+  return (
+    <AuthView
+      onSignIn={async (credentials) => {
+        await connect();
+        return signIn(credentials);
+      }}
+      onSignUp={async (credentials) => {
+        await connect();
+        return signUp(credentials);
+      }}
+      onSignedIn={() => void navigate(next, { replace: true })}
+    />
+  );
 }

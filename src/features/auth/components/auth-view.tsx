@@ -143,7 +143,9 @@ function CredentialsForm({
   }
 
   return (
-    <form onSubmit={handleSubmit} aria-busy={isBusy} className="flex flex-col gap-4">
+    // method="post": a submit before the script has taken over the prerendered form must not
+    // put the password into the address bar (a GET would).
+    <form method="post" onSubmit={handleSubmit} aria-busy={isBusy} className="flex flex-col gap-4">
       <div className="flex flex-col gap-1.5">
         <Label htmlFor={`${id}-email`}>Email</Label>
         <Input

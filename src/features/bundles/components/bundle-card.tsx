@@ -13,7 +13,9 @@ export function BundleCard({ bundle }: { bundle: Bundle }) {
       aria-labelledby={headingId}
       className={cn(
         'relative flex flex-col rounded-2xl bg-white p-6 shadow-lg',
-        bundle.featured ? 'ring-gold-500 mt-4 ring-4 lg:-mt-4 lg:mb-4' : 'ring-navy-100 ring-1',
+        // No offset for the featured card: in a row, all three share their top, height and
+        // button line (the badge stands above the ring instead).
+        bundle.featured ? 'ring-gold-500 mt-4 ring-4 lg:mt-0' : 'ring-navy-100 ring-1',
       )}
     >
       {bundle.featured && (
@@ -26,15 +28,11 @@ export function BundleCard({ bundle }: { bundle: Bundle }) {
       </h2>
       <p className="text-navy-700 mt-1">{bundle.subtitle}</p>
 
-      <p className="mt-4 flex flex-wrap items-baseline gap-x-3">
-        <span className="text-4xl font-bold">
-          <span className="sr-only">Price: </span>
-          {formatPrice(bundle.price)}
-        </span>
-        <del className="text-navy-600 text-lg">
-          <span className="sr-only">Regular price: </span>
-          {formatOriginalPrice(bundle)}
-        </del>
+      {/* The price once, then its total value and savings: the spec's "was" price and total
+          value are the same figure (decisions 13 and 39), so it is not also struck through. */}
+      <p className="mt-4 text-4xl font-bold">
+        <span className="sr-only">Price: </span>
+        {formatPrice(bundle.price)}
       </p>
       <dl className="mt-3 flex flex-wrap gap-2 text-sm font-semibold">
         <div className="bg-navy-50 rounded-full px-3 py-1">
@@ -65,7 +63,13 @@ export function BundleCard({ bundle }: { bundle: Bundle }) {
 
       <NewTabLink
         href={bundle.purchaseUrl}
-        className={buttonClasses(bundle.featured ? 'gold' : 'primary', 'lg', 'mt-6 w-full')}
+        // At the narrowest three-column width (lg) the longest label fits on one line only a
+        // size down; a wrapped label would put that card's button out of line with the others.
+        className={buttonClasses(
+          bundle.featured ? 'gold' : 'primary',
+          'lg',
+          'mt-6 w-full lg:px-4 lg:text-base xl:px-6 xl:text-lg',
+        )}
       >
         {bundle.cta}
       </NewTabLink>

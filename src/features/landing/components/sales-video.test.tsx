@@ -11,6 +11,14 @@ describe('SalesVideo facade', () => {
     expect(container.querySelector('iframe')).toBeNull();
   });
 
+  it('is named by its visible words (no aria-label over them), as voice control users say them', () => {
+    render(<SalesVideo />);
+    const button = screen.getByRole('button', { name: /^Play video/ });
+    expect(button).not.toHaveAttribute('aria-label');
+    expect(button).toHaveTextContent(/^Play video.*Why your book still matters$/);
+    expect(button).toHaveAccessibleName('Play video: Why your book still matters');
+  });
+
   it('inserts the titled video iframe after the click, autoplaying and focused', async () => {
     render(<SalesVideo />);
     await userEvent.click(screen.getByRole('button', { name: /^Play video/ }));
@@ -18,6 +26,8 @@ describe('SalesVideo facade', () => {
     const frame = screen.getByTitle('Yes, You Can! sales video');
     expect(frame.tagName).toBe('IFRAME');
     expect(frame.getAttribute('src')).toBe(`${site.urls.salesVideoEmbed}?autoplay=1&rel=0`);
+    expect(frame).toHaveAttribute('width', '560');
+    expect(frame).toHaveAttribute('height', '315');
     expect(frame).toHaveFocus();
     expect(screen.queryByRole('button', { name: /^Play video/ })).toBeNull();
   });

@@ -5,9 +5,10 @@ import { site } from '@/content/site';
 const { play, caption, iframeTitle } = landing.hero.video;
 
 /**
- * A click-to-load facade: the page shows a drawn poster and a real button; the video
- * site's iframe (about a megabyte of script, plus its cookies) is inserted only after the
- * visitor asks for it, and then takes focus so keyboard users land in the player.
+ * A click-to-load facade: the page shows a poster drawn in CSS (no image to fetch) and a real
+ * button named by its visible text; the video site's iframe (about a megabyte of script, plus
+ * its cookies) is inserted only after the visitor asks for it, and then takes focus so
+ * keyboard users land in the player.
  */
 export function SalesVideo() {
   const [playing, setPlaying] = useState(false);
@@ -23,6 +24,10 @@ export function SalesVideo() {
         <iframe
           ref={frame}
           className="absolute inset-0 size-full"
+          // The box is sized by CSS (aspect-video); the attributes give the frame its ratio
+          // before any style applies.
+          width={560}
+          height={315}
           src={`${site.urls.salesVideoEmbed}?autoplay=1&rel=0`}
           title={iframeTitle}
           allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
@@ -32,7 +37,6 @@ export function SalesVideo() {
         <button
           type="button"
           onClick={() => setPlaying(true)}
-          aria-label={`${play}: ${caption}`}
           className="group from-navy-700 via-navy-800 to-navy-900 text-cream absolute inset-0 flex size-full flex-col items-center justify-center gap-3 bg-gradient-to-br p-4"
         >
           <span
@@ -43,8 +47,10 @@ export function SalesVideo() {
               <path d="M8 5.5v13l11-6.5z" />
             </svg>
           </span>
+          {/* The visible words are the button's name (a screen reader says what a voice-control
+              user sees); the hidden colon keeps them two phrases. */}
           <span className="text-gold-300 text-sm font-semibold tracking-wide uppercase">{play}</span>
-          <span className="font-serif text-lg sm:text-xl">{caption}</span>
+          <span className="sr-only">:</span> <span className="font-serif text-lg sm:text-xl">{caption}</span>
         </button>
       )}
     </div>

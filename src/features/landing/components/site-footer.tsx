@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { landing } from '@/content/landing';
@@ -8,10 +9,19 @@ const { tagline, quickLinks, specialOffers, shop, bundles, resources, contact } 
 
 const linkClass = 'underline-offset-4 hover:text-gold-300 hover:underline';
 
+const noSubscription = () => () => {};
+const currentYear = () => new Date().getFullYear();
+/**
+ * The build prints its own year; the page may be read in a later one. So hydration renders
+ * no year (a text difference this paragraph allows), and the next render prints the
+ * visitor's year, which React then writes over the build's.
+ */
+const yearWhileHydrating = () => (typeof window === 'undefined' ? currentYear() : null);
+
 export function SiteFooter() {
   // Computed at render, not at module load: a prerendered page must not freeze the year
   // into a module constant, and tests can pin the clock.
-  const year = new Date().getFullYear();
+  const year = useSyncExternalStore(noSubscription, currentYear, yearWhileHydrating);
 
   return (
     <footer className="bg-navy-900 text-cream">
@@ -57,8 +67,9 @@ export function SiteFooter() {
           </a>
         </p>
       </div>
-      <p className="border-navy-700 text-navy-100 border-t px-4 py-4 text-center text-sm">
-        © {year} {site.productName} All rights reserved.
+      {/* One text node, so the year may differ at hydration without a mismatch error. */}
+      <p className="border-navy-700 text-navy-100 border-t px-4 py-4 text-center text-sm" suppressHydrationWarning>
+        {`© ${year ?? ''} ${site.productName} All rights reserved.`}
       </p>
     </footer>
   );

@@ -1,5 +1,6 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
@@ -35,10 +36,10 @@ function setup(
     ...props,
   };
   render(
-    <>
+    <MemoryRouter>
       <Toaster />
       <AccountMenuView {...all} />
-    </>,
+    </MemoryRouter>,
   );
   return { user: userEvent.setup(userOptions), events };
 }
@@ -63,6 +64,24 @@ describe('AccountMenuView', () => {
     expect(within(menu).getByText('grace@example.com')).toBeInTheDocument();
     expect(within(menu).getByRole('menuitem', { name: 'Edit Profile' })).toBeInTheDocument();
     expect(within(menu).getByRole('menuitem', { name: 'Sign Out' })).toBeInTheDocument();
+  });
+
+  it("links to the user's resources, and no staff pages for a member", async () => {
+    const { user } = setup();
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'My Resources' })).toHaveAttribute('href', '/resources');
+    expect(within(menu).queryByRole('menuitem', { name: 'Upload Resources' })).not.toBeInTheDocument();
+    expect(within(menu).queryByRole('menuitem', { name: 'Members' })).not.toBeInTheDocument();
+  });
+
+  it('links staff to the staff pages', async () => {
+    const { user } = setup({ isStaff: true });
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'My Resources' })).toHaveAttribute('href', '/resources');
+    expect(within(menu).getByRole('menuitem', { name: 'Upload Resources' })).toHaveAttribute('href', '/admin-upload');
+    expect(within(menu).getByRole('menuitem', { name: 'Members' })).toHaveAttribute('href', '/staff/members');
   });
 
   it('says No name set and uses the e-mail initial without a display name', async () => {

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import {
   DropdownMenu,
@@ -8,6 +9,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { paths } from '@/config/paths';
 import { errorMessage } from '@/lib/error-message';
 import { displayNameOrPlaceholder, getInitials } from '../lib/identity';
 import type { ProfileState } from '../lib/profile-state';
@@ -19,6 +21,8 @@ export type AccountMenuViewProps = EditProfileActions & {
   profile: ProfileState;
   /** Reads the profile again (after "could not load"). */
   onRetry: () => void;
+  /** Staff see links to the staff pages. */
+  isStaff?: boolean;
   /** Resolves when signed out; throws otherwise. */
   onSignOut: () => Promise<void>;
   /** Called after a successful sign-out (the container goes home). */
@@ -28,11 +32,20 @@ export type AccountMenuViewProps = EditProfileActions & {
 const couldNotLoad = "Couldn't load your profile";
 
 /**
- * The profile menu: avatar button, name (or 'No name set') and e-mail, Edit Profile, Sign Out.
+ * The profile menu: avatar button, name (or 'No name set') and e-mail, links to the user's
+ * resources (and for staff, the staff pages), Edit Profile, Sign Out.
  * While the profile is unknown (loading, or could not load) it says so instead of 'No name
  * set', and Edit Profile stays shut: a form prefilled with an empty name would wipe the real one.
  */
-export function AccountMenuView({ email, profile, onRetry, onSignOut, onSignedOut, ...actions }: AccountMenuViewProps) {
+export function AccountMenuView({
+  email,
+  profile,
+  onRetry,
+  isStaff = false,
+  onSignOut,
+  onSignedOut,
+  ...actions
+}: AccountMenuViewProps) {
   const [editing, setEditing] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const known = profile.status === 'ready' ? profile : null;
@@ -85,6 +98,19 @@ export function AccountMenuView({ email, profile, onRetry, onSignOut, onSignedOu
           </DropdownMenuLabel>
           <DropdownMenuSeparator />
           {failed && <DropdownMenuItem onSelect={onRetry}>Retry</DropdownMenuItem>}
+          <DropdownMenuItem asChild>
+            <Link to={paths.resources}>My Resources</Link>
+          </DropdownMenuItem>
+          {isStaff && (
+            <>
+              <DropdownMenuItem asChild>
+                <Link to={paths.adminUpload}>Upload Resources</Link>
+              </DropdownMenuItem>
+              <DropdownMenuItem asChild>
+                <Link to={paths.staffMembers}>Members</Link>
+              </DropdownMenuItem>
+            </>
+          )}
           <DropdownMenuItem disabled={!known} onSelect={() => setEditing(true)}>
             Edit Profile
           </DropdownMenuItem>

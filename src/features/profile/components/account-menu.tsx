@@ -2,6 +2,7 @@ import type { User } from '@supabase/supabase-js';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { signOut } from '@/features/auth';
+import { useIsStaff } from '@/features/staff';
 import { QueryProvider } from '@/lib/query-client';
 import { useProfile } from '../api/get-profile';
 import { useSaveProfile } from '../api/save-profile';
@@ -10,18 +11,28 @@ import { useProfileRealtime } from '../api/use-profile-realtime';
 import { profileState } from '../lib/profile-state';
 import { AccountMenuView } from './account-menu-view';
 
+/**
+ * A page that must run its own sign-out (/resources: its session guard would otherwise send
+ * the user to /auth before the menu sends them home) hands it in; elsewhere the menu's own.
+ */
+export type MenuSignOut = { onSignOut: () => Promise<void>; onSignedOut: () => void };
+
+type AccountMenuProps = { user: User; signOut?: MenuSignOut };
+
 /** The signed-in user's menu (lazy-loaded by the app's account corner). */
-export function AccountMenu({ user }: { user: User }) {
+export function AccountMenu(props: AccountMenuProps) {
   return (
     <QueryProvider>
-      <AccountMenuContainer user={user} />
+      <AccountMenuContainer {...props} />
     </QueryProvider>
   );
 }
 
-function AccountMenuContainer({ user }: { user: User }) {
+function AccountMenuContainer({ user, signOut: pageSignOut }: AccountMenuProps) {
   const navigate = useNavigate();
   const profileRead = useProfile(user.id);
+  // Staff links are a convenience: shown once the database says staff, never on a guess.
+  const staff = useIsStaff(user.id);
   useProfileRealtime(user.id);
   const saveProfile = useSaveProfile(user.id);
   const uploadAvatar = useUploadAvatar(user.id);
@@ -37,8 +48,9 @@ function AccountMenuContainer({ user }: { user: User }) {
       onSaveDisplayName={async (displayName) => {
         await saveProfile.mutateAsync({ display_name: displayName });
       }}
-      onSignOut={signOut}
-      onSignedOut={() => void navigate(paths.home)}
+      isStaff={staff.status === 'ready' && staff.data}
+      onSignOut={pageSignOut?.onSignOut ?? signOut}
+      onSignedOut={pageSignOut?.onSignedOut ?? (() => void navigate(paths.home))}
     />
   );
 }

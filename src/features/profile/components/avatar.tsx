@@ -28,7 +28,15 @@ export function Avatar({
       )}
     >
       {showImage ? (
-        <img src={url} alt={alt} className="size-full object-cover" onError={() => setFailedUrl(url)} />
+        // Square: the attributes reserve the box before CSS sizes it (size-full of the circle).
+        <img
+          src={url}
+          alt={alt}
+          width={64}
+          height={64}
+          className="size-full object-cover"
+          onError={() => setFailedUrl(url)}
+        />
       ) : (
         <span aria-hidden={alt === '' ? true : undefined}>{initials}</span>
       )}

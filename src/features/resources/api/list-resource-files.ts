@@ -2,7 +2,7 @@ import { queryOptions, useQueries, useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react';
 import { resourceFolder, type ResourceCard } from '@/content/resources';
 import { supabase } from '@/lib/supabase';
-import { downloadableNames, linkExpiry, type ResourceFile } from '../lib/resource-files';
+import { downloadableFiles, linkExpiry, type ResourceFile } from '../lib/resource-files';
 
 /** Signed download links live this long; the list is refetched well before they expire. */
 export const SIGNED_URL_SECONDS = 600;
@@ -20,25 +20,25 @@ export const resourceFileKeys = {
 };
 
 /**
- * The files in a card's folder of the private `resources` bucket, each with a short-lived
- * signed URL that downloads (Content-Disposition: attachment) and when it expires. Storage
- * RLS decides: a folder above the user's tier lists as empty or fails, whatever the page does.
+ * The files in a card's folder of the private `resources` bucket, each described (title, type
+ * and size from the listing's metadata), with a short-lived signed URL that downloads
+ * (Content-Disposition: attachment) and when it expires. Storage RLS decides: a folder above the user's tier lists as empty or fails, whatever the page does.
  */
 export async function listResourceFiles(folder: string): Promise<ResourceFile[]> {
   const bucket = supabase.storage.from('resources');
   const { data, error } = await bucket.list(folder, { limit: 100, sortBy: { column: 'name', order: 'asc' } });
   if (error) throw error;
-  const names = downloadableNames(data);
-  if (names.length === 0) return [];
+  const described = downloadableFiles(data);
+  if (described.length === 0) return [];
 
-  const paths = names.map((name) => `${folder}/${name}`);
+  const paths = described.map((file) => `${folder}/${file.name}`);
   // Taken before the request, so the expiry we note is never later than the server's.
   const expiresAt = linkExpiry(Date.now(), SIGNED_URL_SECONDS);
   const signed = await bucket.createSignedUrls(paths, SIGNED_URL_SECONDS, { download: true });
   if (signed.error) throw signed.error;
-  return names.flatMap((name, index) => {
+  return described.flatMap((file, index) => {
     const url = signed.data[index]?.signedUrl;
-    return url ? [{ name, url, expiresAt }] : [];
+    return url ? [{ ...file, url, expiresAt }] : [];
   });
 }
 

@@ -4,11 +4,14 @@ import { toast } from 'sonner';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { RetryButton } from '@/components/ui/retry-button';
 import { paths } from '@/config/paths';
+import { unlockOffer } from '@/content/bundles';
 import type { ResourceCard } from '@/content/resources';
-import { tierLabel } from '@/content/tiers';
+import { formatPrice } from '@/content/site';
+import { tierLabel, type Tier } from '@/content/tiers';
+import { PurchaseLink } from '@/features/purchase';
 import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/error-message';
-import { linkIsFresh, type CardView, type FilesState, type ResourceFile } from '../lib/resource-files';
+import { fileDetails, linkIsFresh, type CardView, type FilesState, type ResourceFile } from '../lib/resource-files';
 
 /**
  * Starts a download from a freshly signed URL. The URL answers with Content-Disposition:
@@ -20,8 +23,10 @@ export function downloadInPlace(url: string) {
 }
 
 /**
- * One resource card. Locked cards are faded with a muted palette and greyscale, but their
- * text keeps AA contrast (no opacity on text), and say "Locked" in words, not only colour.
+ * One resource card. A locked card's content is faded with a muted palette and greyscale,
+ * but its text keeps AA contrast (no opacity on text) and says "Locked" in words, not only
+ * colour; its call to action stays in full colour and names what unlocks it. Cards take
+ * their own height (the list lays them out as columns), so a short card leaves no hole.
  */
 export function ResourceCardView({
   card,
@@ -42,39 +47,60 @@ export function ResourceCardView({
     <article
       aria-labelledby={titleId}
       className={cn(
-        'flex h-full flex-col overflow-hidden rounded-xl border shadow-sm',
-        locked ? 'border-slate-200 bg-slate-50 grayscale' : 'border-navy-100 bg-white',
+        'flex flex-col overflow-hidden rounded-xl border shadow-sm',
+        locked ? 'border-slate-200 bg-slate-50' : 'border-navy-100 bg-white',
       )}
     >
-      <div aria-hidden="true" className={cn('h-3 bg-gradient-to-r', card.colour, locked && 'opacity-40')} />
-      <div className="flex flex-1 flex-col gap-3 p-5">
-        <div className="flex flex-wrap items-center gap-2">
-          <span className="bg-navy-50 text-navy-800 rounded-full px-2.5 py-0.5 text-xs font-semibold">
-            {tierLabel(card.tier)}
-          </span>
-          {locked && (
-            <span className="inline-flex items-center gap-1 rounded-full bg-slate-200 px-2.5 py-0.5 text-xs font-semibold text-slate-800">
-              <LockIcon /> Locked
+      <div aria-hidden="true" className={cn('h-3 bg-gradient-to-r', card.colour, locked && 'opacity-40 grayscale')} />
+      <div className="flex flex-col gap-3 p-5">
+        <div className={cn('flex flex-col gap-3', locked && 'grayscale')}>
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="bg-navy-50 text-navy-800 rounded-full px-2.5 py-0.5 text-xs font-semibold">
+              {tierLabel(card.tier)}
             </span>
-          )}
+            {locked && (
+              <span className="inline-flex items-center gap-1 rounded-full bg-slate-200 px-2.5 py-0.5 text-xs font-semibold text-slate-800">
+                <LockIcon /> Locked
+              </span>
+            )}
+          </div>
+          <h3 id={titleId} className={cn('font-serif text-xl font-bold', locked ? 'text-slate-700' : 'text-navy-900')}>
+            {card.title}
+          </h3>
+          <p className={cn('text-sm', locked ? 'text-slate-700' : 'text-navy-800')}>{card.description}</p>
         </div>
-        <h3 id={titleId} className={cn('font-serif text-xl font-bold', locked ? 'text-slate-700' : 'text-navy-900')}>
-          {card.title}
-        </h3>
-        <p className={cn('flex-1 text-sm', locked ? 'text-slate-700' : 'text-navy-800')}>{card.description}</p>
         <div className="mt-2">
-          <CardAction view={view} files={files} onFollowDownload={onFollowDownload} />
+          <CardAction cardTier={card.tier} view={view} files={files} onFollowDownload={onFollowDownload} />
         </div>
       </div>
     </article>
   );
 }
 
+/** The purchase that unlocks a locked card, named with its price (from the content module). */
+function UnlockLink({ cardTier }: { cardTier: Tier }) {
+  const offer = unlockOffer(cardTier);
+  const label = `Unlock with ${offer.name} (${formatPrice(offer.price)})`;
+  const className = buttonClasses('gold', 'md', 'w-full text-center');
+  // The ebook is sold on the storefront; the bundles are compared on /bundles.
+  return offer.kind === 'ebook' ? (
+    <PurchaseLink href={offer.href} className={className}>
+      {label}
+    </PurchaseLink>
+  ) : (
+    <Link to={paths.bundles} className={className}>
+      {label}
+    </Link>
+  );
+}
+
 function CardAction({
+  cardTier,
   view,
   files,
   onFollowDownload,
 }: {
+  cardTier: Tier;
   view: CardView;
   files?: FilesState;
   onFollowDownload: (url: string) => void;
@@ -83,11 +109,7 @@ function CardAction({
     case 'unknown':
       return <p className="text-navy-800 text-sm">Shown once your subscription has loaded.</p>;
     case 'locked':
-      return (
-        <Link to={paths.bundles} className={buttonClasses('gold', 'md', 'w-full')}>
-          Upgrade Bundle to Access
-        </Link>
-      );
+      return <UnlockLink cardTier={cardTier} />;
     case 'loading':
       return (
         <p role="status" className="text-navy-800 text-sm">
@@ -150,13 +172,13 @@ function DownloadList({
   files: Extract<FilesState, { status: 'ready' }>;
   onFollowDownload: (url: string) => void;
 }) {
-  const [renewing, setRenewing] = useState<string | null>(null);
+  const [renewing, setRenewing] = useState<ResourceFile | null>(null);
 
   function handleClick(event: MouseEvent<HTMLAnchorElement>, file: ResourceFile) {
     if (linkIsFresh(file)) return; // the browser follows the link
     event.preventDefault();
     if (renewing !== null) return; // one is being prepared already
-    setRenewing(file.name);
+    setRenewing(file);
     files
       .renew(file.name)
       .then(onFollowDownload, (error: unknown) => {
@@ -168,25 +190,36 @@ function DownloadList({
   return (
     <>
       <ul className="flex flex-col gap-2">
-        {files.files.map((file) => (
-          <li key={file.name}>
-            <a
-              href={file.url}
-              target="_blank"
-              rel="noopener noreferrer"
-              download={file.name}
-              aria-busy={renewing === file.name || undefined}
-              onClick={(event) => handleClick(event, file)}
-              className={buttonClasses('primary', 'sm', 'w-full break-all')}
-            >
-              <DownloadIcon />
-              <span className="sr-only">Download</span> {file.name}
-            </a>
-          </li>
-        ))}
+        {files.files.map((file) => {
+          const details = fileDetails(file);
+          return (
+            <li key={file.name}>
+              <a
+                href={file.url}
+                target="_blank"
+                rel="noopener noreferrer"
+                download={file.name}
+                aria-label={`Download ${file.title} (${details})`}
+                aria-busy={renewing?.name === file.name || undefined}
+                onClick={(event) => handleClick(event, file)}
+                className="border-navy-100 text-navy-900 hover:bg-navy-50 focus-visible:outline-gold-500 flex items-start gap-3 rounded-lg border bg-white px-3 py-2 focus-visible:outline-2 focus-visible:outline-offset-2"
+              >
+                <span className="bg-navy-800 mt-0.5 rounded-md p-1.5 text-white">
+                  <DownloadIcon />
+                </span>
+                {/* min-w-0 lets the text wrap inside the flex row; words wrap whole (a word too
+                    long for the line is the only one allowed to break). */}
+                <span className="flex min-w-0 flex-col">
+                  <span className="font-semibold break-words">{file.title}</span>
+                  <span className="text-navy-700 text-sm">{details}</span>
+                </span>
+              </a>
+            </li>
+          );
+        })}
       </ul>
       <p role="status" aria-live="polite" className="text-navy-800 text-sm">
-        {renewing !== null ? `Preparing ${renewing}...` : ''}
+        {renewing !== null ? `Preparing ${renewing.title}...` : ''}
       </p>
     </>
   );

@@ -1,16 +1,21 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { resourceCards } from '@/content/resources';
 import { isUnlocked } from '@/content/tiers';
 import { signOut } from '@/features/auth';
-import { useUserTier } from '@/features/tiers';
+import { useTierRealtime, useUserTier } from '@/features/tiers';
+import { useAuth } from '@/lib/auth-provider';
 import { errorMessage } from '@/lib/error-message';
 import { useSessionRevalidation } from '@/lib/use-session-revalidation';
 import { useRenewResourceLink, useResourceFiles } from '../api/list-resource-files';
 import type { FilesState } from '../lib/resource-files';
+import { isFirstSignIn } from '../lib/welcome';
 import { ResourcesView } from './resources-view';
+
+/** How the header's account menu signs out: through this page, so it goes home, not to /auth. */
+export type PageSignOut = { onSignOut: () => Promise<void>; onSignedOut: () => void };
 
 /**
  * Container for /resources, for the user the route loader let in (the loader is the gate:
@@ -18,8 +23,16 @@ import { ResourcesView } from './resources-view';
  * another tab, an expiry that cannot be refreshed) it sends the visitor to sign in; another
  * account signing in runs the loader again; this page's own Sign Out goes home instead.
  */
-export function ResourcesScreen({ userId }: { userId: string }) {
+export function ResourcesScreen({
+  userId,
+  renderAccountMenu,
+}: {
+  userId: string;
+  /** The header's account menu, handed this page's sign-out (the route composes it). */
+  renderAccountMenu?: (signOut: PageSignOut) => ReactNode;
+}) {
   const navigate = useNavigate();
+  const { user } = useAuth();
   // Set while this page's own Sign Out runs: that one goes home, not to /auth.
   const [leaving, setLeaving] = useState(false);
   const sessionUserId = useSessionRevalidation(userId, { paused: leaving });
@@ -37,25 +50,32 @@ export function ResourcesScreen({ userId }: { userId: string }) {
   // Signed out while the page was open (another tab, an expired session): to sign in, and back here afterwards.
   if (!sessionUserId) return <Navigate to={`${paths.auth}?next=${paths.resources}`} replace />;
 
+  const goHome = () => void navigate(paths.home, { replace: true });
   return (
     <SignedInResources
       userId={sessionUserId}
+      firstSignIn={user !== null && user.id === sessionUserId && isFirstSignIn(user)}
       onSignOut={handleSignOut}
-      onSignedOut={() => void navigate(paths.home, { replace: true })}
+      onSignedOut={goHome}
+      accountMenu={renderAccountMenu?.({ onSignOut: handleSignOut, onSignedOut: goHome })}
     />
   );
 }
 
 function SignedInResources({
   userId,
+  firstSignIn,
   onSignOut,
   onSignedOut,
-}: {
+  accountMenu,
+}: PageSignOut & {
   userId: string;
-  onSignOut: () => Promise<void>;
-  onSignedOut: () => void;
+  firstSignIn: boolean;
+  accountMenu: ReactNode;
 }) {
   const tier = useUserTier(userId);
+  // A purchase or refund recorded while the page is open opens or locks cards at once.
+  useTierRealtime(userId);
   // Locked cards never ask for their folder; until the tier is known, nothing is asked.
   const unlocked = tier.status === 'ready' ? resourceCards.filter((card) => isUnlocked(tier.data, card.tier)) : [];
   const results = useResourceFiles(unlocked, userId);
@@ -87,5 +107,14 @@ function SignedInResources({
       };
   });
 
-  return <ResourcesView tier={tier} files={files} onSignOut={onSignOut} onSignedOut={onSignedOut} />;
+  return (
+    <ResourcesView
+      tier={tier}
+      files={files}
+      onSignOut={onSignOut}
+      onSignedOut={onSignedOut}
+      firstSignIn={firstSignIn}
+      accountMenu={accountMenu}
+    />
+  );
 }

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { resourceCards } from '@/content/resources';
 import type { Tier } from '@/content/tiers';
-import type { FilesState } from '../lib/resource-files';
+import { describeFile, type FilesState } from '../lib/resource-files';
 import { ResourcesView, type ResourcesViewProps, type TierState } from './resources-view';
 
 afterEach(() => {
@@ -15,9 +15,19 @@ afterEach(() => {
 
 const inTenMinutes = () => Date.now() + 10 * 60_000;
 
+const mimetypes: Record<string, string> = { pdf: 'application/pdf', epub: 'application/epub+zip', mp3: 'audio/mpeg' };
+
+/** A file as the listing describes it: 1,500 bytes, the content type of its extension. */
+const listed = (name: string) =>
+  describeFile({ name, id: name, metadata: { size: 1500, mimetype: mimetypes[name.split('.').pop() ?? ''] } });
+
 const ready = (...names: string[]): FilesState => ({
   status: 'ready',
-  files: names.map((name) => ({ name, url: `https://storage.test/sign/${name}?token=t`, expiresAt: inTenMinutes() })),
+  files: names.map((name) => ({
+    ...listed(name),
+    url: `https://storage.test/sign/${name}?token=t`,
+    expiresAt: inTenMinutes(),
+  })),
   renew: () => Promise.reject(new Error('a fresh link is never signed again')),
 });
 
@@ -63,12 +73,27 @@ describe('ResourcesView', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Subscriber Resources' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign Out' })).toBeEnabled();
     expect(screen.getByRole('heading', { name: 'Welcome Back!' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Yes, You Can! home' })).toHaveAttribute('href', '/');
     expect(screen.getAllByRole('article')).toHaveLength(6);
     for (const resource of resourceCards) expect(card(resource.title)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'hello@yesyoucanbook.com' })).toHaveAttribute(
       'href',
       'mailto:hello@yesyoucanbook.com',
     );
+  });
+
+  it('welcomes an account signing in for the first time as new', () => {
+    setup({ tier: null, firstSignIn: true });
+    expect(screen.getByRole('heading', { name: 'Welcome!' })).toBeInTheDocument();
+    expect(screen.queryByText('Welcome Back!')).not.toBeInTheDocument();
+  });
+
+  it('puts the account menu it is given in the header, beside Sign Out', () => {
+    setup({ tier: 'ebook', accountMenu: <button type="button">Account menu</button> });
+    const banner = screen.getByRole('banner');
+    expect(within(banner).getByRole('button', { name: 'Account menu' })).toBeInTheDocument();
+    expect(within(banner).getByRole('button', { name: 'Sign Out' })).toBeInTheDocument();
+    expect(within(banner).getByRole('link', { name: 'Yes, You Can! home' })).toHaveAttribute('href', '/');
   });
 
   it('without a tier: the notice, Bundle Options, every card locked and Ready for More?', async () => {
@@ -78,7 +103,14 @@ describe('ResourcesView', () => {
     ).toBeInTheDocument();
     expect(screen.queryByText(/Current Tier:/)).not.toBeInTheDocument();
     expect(screen.getAllByText('Locked')).toHaveLength(6);
-    expect(screen.getAllByRole('link', { name: 'Upgrade Bundle to Access' })).toHaveLength(6);
+    expect(screen.getAllByRole('link', { name: /^Unlock with / })).toHaveLength(6);
+    // The cheapest purchase that opens each card, with its price from the content module.
+    expect(
+      within(card('Yes, You Can! eBook')).getByRole('link', { name: 'Unlock with Yes, You Can! eBook ($24.95)' }),
+    ).toHaveAttribute('href', 'https://shop.yesyoucanbook.com/products/yes-you-can-ebook');
+    expect(
+      within(card('Affirmation Cards')).getByRole('link', { name: 'Unlock with Foundation Builder ($49)' }),
+    ).toHaveAttribute('href', '/bundles');
     expect(screen.getByRole('heading', { name: 'Ready for More?' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Compare Bundles' })).toHaveAttribute('href', '/bundles');
 
@@ -101,12 +133,14 @@ describe('ResourcesView', () => {
 
     const ebook = within(card('Yes, You Can! eBook'));
     const links = ebook.getAllByRole('link');
-    expect(links.map((link) => link.textContent)).toEqual([
-      'Download yes-you-can.epub',
-      'Download yes-you-can.pdf',
-      'Download quick-start-guide.pdf',
+    expect(links.map((link) => link.getAttribute('aria-label'))).toEqual([
+      'Download Yes you can (EPUB eBook, 1.5 KB)',
+      'Download Yes you can (PDF, 1.5 KB)',
+      'Download Quick start guide (PDF, 1.5 KB)',
     ]);
-    const pdf = ebook.getByRole('link', { name: 'Download yes-you-can.pdf' });
+    // Seen: the title, then its type and size.
+    expect(links[2]).toHaveTextContent('Quick start guidePDF, 1.5 KB');
+    const pdf = ebook.getByRole('link', { name: 'Download Yes you can (PDF, 1.5 KB)' });
     expect(pdf).toHaveAttribute('href', 'https://storage.test/sign/yes-you-can.pdf?token=t');
     expect(pdf).toHaveAttribute('target', '_blank');
     expect(pdf).toHaveAttribute('rel', 'noopener noreferrer');
@@ -116,15 +150,33 @@ describe('ResourcesView', () => {
     expect(within(card('Worksheets & Checklists')).getByRole('button', { name: 'Coming soon' })).toBeDisabled();
     expect(within(card('Daily Scripture Audio Library')).getByRole('status')).toHaveTextContent('Loading files...');
     expect(
-      within(card('Affirmation Cards')).getByRole('link', { name: 'Download affirmation-cards.pdf' }),
+      within(card('Affirmation Cards')).getByRole('link', { name: 'Download Affirmation cards (PDF, 1.5 KB)' }),
     ).toBeInTheDocument();
 
     for (const title of ['Video Masterclass & Templates', '90-Day Publishing Roadmap']) {
       const locked = within(card(title));
       expect(locked.getByText('Locked')).toBeInTheDocument();
-      expect(locked.getByRole('link', { name: 'Upgrade Bundle to Access' })).toHaveAttribute('href', '/bundles');
+      expect(locked.getByRole('link', { name: /^Unlock with / })).toHaveAttribute('href', '/bundles');
     }
-    expect(card('90-Day Publishing Roadmap')).toHaveClass('grayscale');
+    expect(
+      within(card('Video Masterclass & Templates')).getByRole('link', { name: /^Unlock with / }),
+    ).toHaveAccessibleName('Unlock with Accelerated Success ($499)');
+    expect(within(card('90-Day Publishing Roadmap')).getByRole('link', { name: /^Unlock with / })).toHaveAccessibleName(
+      'Unlock with Complete Transformation ($1,495)',
+    );
+    // Only the content is dimmed: the call to action keeps its colour.
+    const roadmap = card('90-Day Publishing Roadmap');
+    expect(
+      within(roadmap).getByRole('heading', { name: '90-Day Publishing Roadmap' }).closest('.grayscale'),
+    ).not.toBeNull();
+    expect(
+      within(roadmap)
+        .getByRole('link', { name: /^Unlock with / })
+        .closest('.grayscale'),
+    ).toBeNull();
+    expect(roadmap).not.toHaveClass('grayscale');
+    // An open card is not dimmed at all.
+    expect(within(card('Affirmation Cards')).getByRole('heading').closest('.grayscale')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Ready for More?' })).toBeInTheDocument();
   });
 
@@ -161,7 +213,7 @@ describe('ResourcesView', () => {
     expect(screen.queryByText(/No active subscription/)).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Bundle Options' })).not.toBeInTheDocument();
     expect(screen.queryByText('Locked')).not.toBeInTheDocument();
-    expect(screen.queryByRole('link', { name: 'Upgrade Bundle to Access' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /^Unlock with / })).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Ready for More?' })).not.toBeInTheDocument();
     expect(screen.getAllByText('Shown once your subscription has loaded.')).toHaveLength(6);
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
@@ -188,7 +240,7 @@ describe('ResourcesView', () => {
     });
     expect(screen.getByText('Current Tier: Foundation Builder')).toBeInTheDocument();
     expect(screen.getAllByText('Locked')).toHaveLength(2);
-    expect(screen.getByRole('link', { name: 'Download yes-you-can.pdf' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Download Yes you can (PDF, 1.5 KB)' })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByText(/couldn't refresh your subscription/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
@@ -203,7 +255,7 @@ describe('ResourcesView', () => {
     } as FilesState;
     const { user } = setup({ tier: 'ebook', files: { ebook: files } });
     const ebook = within(card('Yes, You Can! eBook'));
-    expect(ebook.getByRole('link', { name: 'Download yes-you-can.pdf' })).toBeInTheDocument();
+    expect(ebook.getByRole('link', { name: 'Download Yes you can (PDF, 1.5 KB)' })).toBeInTheDocument();
     expect(ebook.getByText('Could not refresh the files just now.')).toBeInTheDocument();
     await user.click(ebook.getByRole('button', { name: 'Try again' }));
     expect(retries).toBe(1);
@@ -261,14 +313,18 @@ describe('ResourcesView', () => {
       let pending = deferred();
       const files: FilesState = {
         status: 'ready',
-        files: [{ name: 'yes-you-can.pdf', url: 'https://storage.test/sign/yes-you-can.pdf?token=old', expiresAt }],
+        files: [
+          { ...listed('yes-you-can.pdf'), url: 'https://storage.test/sign/yes-you-can.pdf?token=old', expiresAt },
+        ],
         renew: (name) => {
           renewals.push(name);
           return pending.promise;
         },
       };
       const { user } = setup({ tier: 'ebook', files: { ebook: files }, onFollowDownload: (url) => followed.push(url) });
-      const link = within(card('Yes, You Can! eBook')).getByRole('link', { name: 'Download yes-you-can.pdf' });
+      const link = within(card('Yes, You Can! eBook')).getByRole('link', {
+        name: 'Download Yes you can (PDF, 1.5 KB)',
+      });
       // jsdom cannot navigate: after the page's own handler (React listens at the root),
       // record whether the browser would have followed the href.
       const defaults: boolean[] = [];
@@ -307,7 +363,7 @@ describe('ResourcesView', () => {
       expect(defaults).toEqual([false]);
       expect(renewals).toEqual(['yes-you-can.pdf']);
       expect(link).toHaveAttribute('aria-busy', 'true');
-      expect(within(card('Yes, You Can! eBook')).getByRole('status')).toHaveTextContent('Preparing yes-you-can.pdf...');
+      expect(within(card('Yes, You Can! eBook')).getByRole('status')).toHaveTextContent('Preparing Yes you can...');
 
       await user.click(link);
       expect(defaults).toEqual([false, false]);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -25,10 +25,22 @@ export type ResourcesViewProps = {
   onSignedOut: () => void;
   /** Follows a download link signed again on click (default: in this tab, as a download). */
   onFollowDownload?: (url: string) => void;
+  /** This session is the account's first sign-in: "Welcome!" rather than "Welcome Back!". */
+  firstSignIn?: boolean;
+  /** The account menu for the header (the route composes it; absent in isolation). */
+  accountMenu?: ReactNode;
 };
 
 /** The /resources page for a signed-in user: plain props, no data fetching. */
-export function ResourcesView({ tier, files, onSignOut, onSignedOut, onFollowDownload }: ResourcesViewProps) {
+export function ResourcesView({
+  tier,
+  files,
+  onSignOut,
+  onSignedOut,
+  onFollowDownload,
+  firstSignIn = false,
+  accountMenu,
+}: ResourcesViewProps) {
   const [signingOut, setSigningOut] = useState(false);
   // undefined while the tier could not be loaded: nothing is locked, nothing is sold.
   const knownTier = tier.status === 'ready' ? tier.data : undefined;
@@ -48,18 +60,30 @@ export function ResourcesView({ tier, files, onSignOut, onSignedOut, onFollowDow
   return (
     <div className="bg-cream flex min-h-screen flex-col">
       <header className="bg-navy-900 text-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-4 sm:px-6">
-          <h1 className="font-serif text-2xl font-bold sm:text-3xl">Subscriber Resources</h1>
-          <Button variant="outline" size="sm" onClick={() => void handleSignOut()} disabled={signingOut}>
-            {signingOut ? 'Signing out...' : 'Sign Out'}
-          </Button>
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-4 sm:px-6">
+          <div className="flex min-w-0 flex-col">
+            <Link
+              to={paths.home}
+              className="text-navy-50 focus-visible:outline-gold-500 self-start text-sm font-semibold underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2"
+            >
+              <span aria-hidden="true">← </span>
+              {site.productName} home
+            </Link>
+            <h1 className="font-serif text-2xl font-bold sm:text-3xl">Subscriber Resources</h1>
+          </div>
+          <div className="flex items-center gap-3">
+            <Button variant="outline" size="sm" onClick={() => void handleSignOut()} disabled={signingOut}>
+              {signingOut ? 'Signing out...' : 'Sign Out'}
+            </Button>
+            {accountMenu}
+          </div>
         </div>
       </header>
 
       <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-8 px-4 py-8 sm:px-6">
         <section aria-labelledby="welcome-heading" className="rounded-xl bg-white p-5 shadow-sm sm:p-6">
           <h2 id="welcome-heading" className="text-navy-900 font-serif text-2xl font-bold">
-            Welcome Back!
+            {firstSignIn ? 'Welcome!' : 'Welcome Back!'}
           </h2>
           {tier.status === 'error' ? (
             <TierProblem tier={tier} />
@@ -84,11 +108,13 @@ export function ResourcesView({ tier, files, onSignOut, onSignedOut, onFollowDow
           <h2 id="resources-heading" className="sr-only">
             Your resources
           </h2>
-          <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+          {/* Columns, not grid rows: a card with one file is not stretched to the height of
+              its neighbour with seven (cards read top to bottom, column by column). */}
+          <ul className="gap-5 sm:columns-2 lg:columns-3">
             {resourceCards.map((card) => {
               const cardFiles = files[card.slug];
               return (
-                <li key={card.slug}>
+                <li key={card.slug} className="mb-5 break-inside-avoid">
                   <ResourceCardView
                     card={card}
                     view={cardView(knownTier, card.tier, cardFiles)}

@@ -3,17 +3,29 @@ import { resourceCards } from '@/content/resources';
 import { tiers } from '@/content/tiers';
 import {
   cardView,
-  downloadableNames,
+  describeFile,
+  downloadableFiles,
+  fileDetails,
+  fileType,
+  formatFileSize,
   LINK_MARGIN_MS,
   linkExpiry,
   linkIsFresh,
   showsReadyForMore,
+  titleFromName,
   type FilesState,
 } from './resource-files';
 
 const ready = (names: string[]): FilesState => ({
   status: 'ready',
-  files: names.map((name) => ({ name, url: `u/${name}`, expiresAt: Number.MAX_SAFE_INTEGER })),
+  files: names.map((name) => ({
+    name,
+    title: name,
+    type: 'PDF',
+    size: null,
+    url: `u/${name}`,
+    expiresAt: Number.MAX_SAFE_INTEGER,
+  })),
   renew: async (name) => `u/${name}?renewed`,
 });
 
@@ -38,20 +50,83 @@ describe('signed link expiry', () => {
   });
 });
 
-describe('downloadableNames', () => {
+describe('downloadableFiles', () => {
   it('drops folders and placeholder objects and sorts by name', () => {
     expect(
-      downloadableNames([
+      downloadableFiles([
         { name: 'b.pdf', id: '2' },
         { name: '.emptyFolderPlaceholder', id: '3' },
         { name: 'sub', id: null },
         { name: 'a.epub', id: '1' },
-      ]),
+      ]).map((file) => file.name),
     ).toEqual(['a.epub', 'b.pdf']);
   });
 
   it('is empty for an empty folder', () => {
-    expect(downloadableNames([{ name: '.emptyFolderPlaceholder', id: 'x' }])).toEqual([]);
+    expect(downloadableFiles([{ name: '.emptyFolderPlaceholder', id: 'x' }])).toEqual([]);
+  });
+});
+
+describe('describeFile', () => {
+  it('takes the type and size from the storage metadata and a title from the name', () => {
+    expect(
+      describeFile({
+        name: 'session-1-called-to-write.mp3',
+        id: '1',
+        metadata: { size: 2_345_678, mimetype: 'audio/mpeg' },
+      }),
+    ).toEqual({
+      name: 'session-1-called-to-write.mp3',
+      title: 'Session 1 called to write',
+      type: 'MP3 audio',
+      size: 2_345_678,
+    });
+  });
+
+  it('prefers a stored title when the listing carries one', () => {
+    expect(
+      describeFile({ name: 'yes-you-can.pdf', id: '1', user_metadata: { title: '  Yes, You Can! (PDF edition) ' } })
+        .title,
+    ).toBe('Yes, You Can! (PDF edition)');
+    expect(describeFile({ name: 'yes-you-can.pdf', id: '1', user_metadata: { title: ' ' } }).title).toBe('Yes you can');
+  });
+
+  it('says nothing about a size storage did not give', () => {
+    expect(describeFile({ name: 'a.pdf', id: '1', metadata: null }).size).toBeNull();
+    expect(describeFile({ name: 'a.pdf', id: '1', metadata: { size: '12' } }).size).toBeNull();
+  });
+});
+
+describe('file words', () => {
+  it('titles a name without its extension, dashes or underscores', () => {
+    expect(titleFromName('book-planning-worksheet.pdf')).toBe('Book planning worksheet');
+    expect(titleFromName('chapter__outline--v2.pdf')).toBe('Chapter outline v2');
+    expect(titleFromName('README')).toBe('README');
+    expect(titleFromName('---.pdf')).toBe('---.pdf');
+  });
+
+  it('names the type from the content type, else the extension', () => {
+    expect(fileType('a.pdf', 'application/pdf')).toBe('PDF');
+    expect(fileType('a.epub', 'application/epub+zip')).toBe('EPUB eBook');
+    expect(fileType('a.mobi', 'application/x-mobipocket-ebook')).toBe('MOBI eBook');
+    expect(fileType('a.pdf', 'application/octet-stream')).toBe('PDF');
+    expect(fileType('notes', null)).toBe('File');
+  });
+
+  it('formats sizes in decimal units', () => {
+    expect(formatFileSize(1)).toBe('1 byte');
+    expect(formatFileSize(999)).toBe('999 bytes');
+    expect(formatFileSize(1000)).toBe('1 KB');
+    expect(formatFileSize(1500)).toBe('1.5 KB');
+    expect(formatFileSize(123_456)).toBe('123 KB');
+    expect(formatFileSize(999_600)).toBe('1 MB');
+    expect(formatFileSize(2_345_678)).toBe('2.3 MB');
+    expect(formatFileSize(5_000_000_000)).toBe('5 GB');
+  });
+
+  it('puts type and size together', () => {
+    expect(fileDetails({ type: 'PDF', size: 1500 })).toBe('PDF, 1.5 KB');
+    expect(fileDetails({ type: 'PDF', size: null })).toBe('PDF');
   });
 });
 

@@ -1,10 +1,30 @@
 import { isUnlocked, type Tier } from '@/content/tiers';
 
-/** What a storage listing entry looks like, as far as this module cares. */
-export type StorageEntry = { name: string; id: string | null };
-
-export type ResourceFile = {
+/**
+ * What a storage listing entry looks like, as far as this module cares. Hosted Storage's
+ * list (the `storage.search` function) returns the object's `metadata` (size, mimetype) but
+ * not its `user_metadata`; a `user_metadata.title` is used only if a listing ever carries it.
+ */
+export type StorageEntry = {
   name: string;
+  id: string | null;
+  metadata?: { size?: unknown; mimetype?: unknown } | null;
+  user_metadata?: { title?: unknown } | null;
+};
+
+/** A downloadable object of a folder, described for people. */
+export type FileInfo = {
+  /** The object's name in its folder (the download's file name). */
+  name: string;
+  /** A human title: the optional stored title, else the name without extension and dashes. */
+  title: string;
+  /** The kind of file in a word or two ("PDF", "MP3 audio"). */
+  type: string;
+  /** Bytes, or null when storage did not say. */
+  size: number | null;
+};
+
+export type ResourceFile = FileInfo & {
   /** A signed download URL; it stops working at `expiresAt`. */
   url: string;
   /** When the URL expires, in this browser's clock (ms since the epoch). */
@@ -41,14 +61,71 @@ export function linkIsFresh(file: Pick<ResourceFile, 'expiresAt'>, now = Date.no
 }
 
 /**
- * The real files of a folder listing: storage returns sub-folders (id null) and the
- * `.emptyFolderPlaceholder` object the dashboard creates; neither is a download.
+ * The real files of a folder listing, described: storage returns sub-folders (id null) and
+ * the `.emptyFolderPlaceholder` object the dashboard creates; neither is a download.
  */
-export function downloadableNames(entries: readonly StorageEntry[]): string[] {
+export function downloadableFiles(entries: readonly StorageEntry[]): FileInfo[] {
   return entries
     .filter((entry) => entry.id !== null && entry.name !== '' && !entry.name.startsWith('.'))
-    .map((entry) => entry.name)
-    .sort((a, b) => a.localeCompare(b, 'en'));
+    .map((entry) => describeFile(entry))
+    .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+}
+
+export function describeFile(entry: StorageEntry): FileInfo {
+  const stored = entry.user_metadata?.title;
+  const size = entry.metadata?.size;
+  const mimetype = entry.metadata?.mimetype;
+  return {
+    name: entry.name,
+    title: typeof stored === 'string' && stored.trim() !== '' ? stored.trim() : titleFromName(entry.name),
+    type: fileType(entry.name, typeof mimetype === 'string' ? mimetype : null),
+    size: typeof size === 'number' && Number.isFinite(size) && size >= 0 ? size : null,
+  };
+}
+
+/** "session-1-called-to-write.mp3" -> "Session 1 called to write". */
+export function titleFromName(name: string): string {
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const words = stem.replace(/[-_]+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (words === '') return name;
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const typeNames: Record<string, string> = {
+  'application/pdf': 'PDF',
+  'application/epub+zip': 'EPUB eBook',
+  'application/x-mobipocket-ebook': 'MOBI eBook',
+  'audio/mpeg': 'MP3 audio',
+};
+
+/** The kind of file: from the stored content type, else the extension in capitals. */
+export function fileType(name: string, mimetype: string | null): string {
+  const known = mimetype ? typeNames[mimetype.split(';')[0]!.trim().toLowerCase()] : undefined;
+  if (known) return known;
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && dot < name.length - 1 ? name.slice(dot + 1).toUpperCase() : 'File';
+}
+
+/** 1234567 -> "1.2 MB"; 900 -> "900 bytes" (decimal units, as operating systems show downloads). */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1000) return bytes === 1 ? '1 byte' : `${bytes} bytes`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  const shown = value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value).toString();
+  // 999.6 KB rounds to 1000: say 1 MB instead.
+  if (shown === '1000' && unit < units.length - 1) return `1 ${units[unit + 1]}`;
+  return `${shown} ${units[unit]}`;
+}
+
+/** "PDF, 1.2 MB": a file's type and size in words, for its link. */
+export function fileDetails(file: Pick<FileInfo, 'type' | 'size'>): string {
+  return file.size === null ? file.type : `${file.type}, ${formatFileSize(file.size)}`;
 }
 
 export type CardView = 'unknown' | 'locked' | 'loading' | 'error' | 'files' | 'coming-soon';

@@ -15,11 +15,16 @@ type ShowcaseCardProps = {
   /** What the card offers, in a few words each. */
   points: readonly string[];
   action: string;
+  /** Where the action leads (default /bundles). */
+  to?: string;
   highlight?: boolean;
   media?: ReactNode;
 };
 
-/** One card of the post-purchase showcase. Every card leads to /bundles (spec section 2). */
+/**
+ * One card of the post-purchase showcase. The bundles lead to /bundles (spec section 2); the
+ * ebook card leads to the buyer's files instead (/bundles does not sell it; decision 33).
+ */
 export function ShowcaseCard({
   id,
   title,
@@ -29,6 +34,7 @@ export function ShowcaseCard({
   note,
   points,
   action,
+  to = paths.bundles,
   highlight,
   media,
 }: ShowcaseCardProps) {
@@ -74,7 +80,7 @@ export function ShowcaseCard({
         )}
       </p>
       {note && <p className="text-navy-700 mt-1 text-sm font-semibold">{note}</p>}
-      <Link to={paths.bundles} className={buttonClasses(highlight ? 'gold' : 'primary', 'md', 'mt-5 w-full')}>
+      <Link to={to} className={buttonClasses(highlight ? 'gold' : 'primary', 'md', 'mt-5 w-full')}>
         {action}
       </Link>
     </article>

@@ -1,0 +1,357 @@
+#!/usr/bin/env node
+// The public pages' budgets, checked on a build (issue 9). Fails, naming each problem, when:
+//   - a page's initial JavaScript, its CSS or its HTML outgrows its budget (gzip sizes);
+//   - supabase-js, zod, react-query or Radix dialog/tabs sits in the initial chunks of `/`,
+//     `/bundles` or `/upgrade`;
+//   - a prerendered page lacks its <h1>, <title>, description, canonical or Open Graph /
+//     Twitter card tags;
+//   - an <img> or <iframe> has no width and height, in the prerendered HTML or in the JSX.
+//
+// "Initial chunks" of a route: the entry chunk and its static imports, plus the route's own
+// lazy chunk (src/app/routes/<name>.tsx) and its static imports, read from the module → chunk
+// map that scripts/vite-chunk-map.mjs writes at build time. Sizes are gzip level 9, as Vite
+// reports them. Runs in the test command through e2e/budgets.spec.ts, on the dist/ that the
+// end-to-end suite has just built; by hand: `npx vite build && node scripts/check-budgets.mjs`.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import ts from 'typescript';
+import { CHUNK_MAP_FILE } from './vite-chunk-map.mjs';
+
+// Kilobytes as Vite reports them (1 kB = 1000 bytes), so the budgets read like its build output.
+const KB = 1000;
+
+/**
+ * The public routes: where their prerendered HTML may be (the static hosts serve either
+ * form), and the module of their lazy route chunk.
+ */
+export const PUBLIC_ROUTES = [
+  { path: '/', html: ['index.html'], module: 'src/app/routes/home.tsx' },
+  { path: '/bundles', html: ['bundles/index.html', 'bundles.html'], module: 'src/app/routes/bundles.tsx' },
+  { path: '/upgrade', html: ['upgrade/index.html', 'upgrade.html'], module: 'src/app/routes/upgrade.tsx' },
+  { path: '/auth', html: ['auth/index.html', 'auth.html'], module: 'src/app/routes/auth.tsx' },
+];
+
+/**
+ * Budgets in gzip bytes (docs/testing.md explains each figure).
+ * - JS `/` 100 KB and HTML `/` 14 KB are issue 9's: the first screen in one round trip, the
+ *   script for it in about a second on a slow phone.
+ * - `/bundles` and `/upgrade` share `/`'s entry; their own chunks measured 1.4 to 1.6 KB, so
+ *   they get `/`'s budget plus 5 KB.
+ * - `/auth` adds the form, Radix tabs and the label (about 12 KB measured) but not supabase-js,
+ *   which loads after the form shows: `/`'s budget plus 20 KB.
+ * - CSS: one Tailwind file for the whole site, measured 7.7 KB: 9 KB.
+ * - HTML of the other pages: the same 14 KB as `/` (the first round trip).
+ */
+export const BUDGETS = {
+  js: { '/': 100 * KB, '/bundles': 105 * KB, '/upgrade': 105 * KB, '/auth': 120 * KB },
+  css: { '/': 9 * KB, '/bundles': 9 * KB, '/upgrade': 9 * KB, '/auth': 9 * KB },
+  html: { '/': 14 * KB, '/bundles': 14 * KB, '/upgrade': 14 * KB, '/auth': 14 * KB },
+};
+
+/** Modules kept out of the first load, each with the packages that make it up. */
+export const FORBIDDEN_MODULES = [
+  { name: 'supabase-js', packages: ['@supabase/'] },
+  { name: 'zod', packages: ['zod'] },
+  { name: '@tanstack/react-query', packages: ['@tanstack/react-query', '@tanstack/query-core'] },
+  { name: '@radix-ui/react-dialog', packages: ['@radix-ui/react-dialog'] },
+  { name: '@radix-ui/react-tabs', packages: ['@radix-ui/react-tabs'] },
+];
+/** The routes whose initial chunks must be free of them. */
+export const LEAN_ROUTES = ['/', '/bundles', '/upgrade'];
+
+/** What every prerendered page's <head> and <body> must carry. */
+export const REQUIRED_TAGS = [
+  { name: '<h1>', test: (/** @type {string} */ html) => /<h1\b[^>]*>[\s\S]*?\S[\s\S]*?<\/h1>/i.test(html) },
+  { name: '<title>', test: (/** @type {string} */ html) => /<title>\s*\S[\s\S]*?<\/title>/i.test(html) },
+  { name: 'meta description', test: metaTest('name', 'description') },
+  { name: 'canonical link', test: linkTest('canonical') },
+  ...['og:title', 'og:description', 'og:url', 'og:type', 'og:image'].map((property) => ({
+    name: property,
+    test: metaTest('property', property),
+  })),
+  { name: 'twitter:card', test: metaTest('name', 'twitter:card') },
+];
+
+/**
+ * @typedef {{ check: 'js' | 'css' | 'html' | 'forbidden' | 'prerender' | 'media', route?: string, message: string }} Failure
+ * @typedef {{ route: string, js: number, css: number, html: number | null, chunks: string[] }} Measurement
+ */
+
+/** @param {string | Buffer} data */
+export function gzipSize(data) {
+  return gzipSync(data, { level: 9 }).length;
+}
+
+/** @param {number} bytes */
+export function kb(bytes) {
+  return `${(bytes / KB).toFixed(1)} kB`;
+}
+
+/**
+ * Attributes of every `<tag ...>` in an HTML string (names lower-cased).
+ * @param {string} html
+ * @param {string} tag
+ * @returns {Record<string, string>[]}
+ */
+export function htmlTags(html, tag) {
+  const found = [];
+  const open = new RegExp(`<${tag}\\b((?:[^>"']|"[^"]*"|'[^']*')*)>`, 'gi');
+  for (const match of html.matchAll(open)) {
+    /** @type {Record<string, string>} */
+    const attrs = {};
+    for (const attr of (match[1] ?? '').matchAll(/([^\s=/"'>]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?/g)) {
+      const name = (attr[1] ?? '').toLowerCase();
+      attrs[name] = (attr[2] ?? '').replace(/^(["'])([\s\S]*)\1$/, '$2');
+    }
+    found.push(attrs);
+  }
+  return found;
+}
+
+/** @param {string} attribute @param {string} value */
+function metaTest(attribute, value) {
+  return (/** @type {string} */ html) =>
+    htmlTags(html, 'meta').some((meta) => meta[attribute] === value && (meta.content ?? '').trim() !== '');
+}
+
+/** @param {string} rel */
+function linkTest(rel) {
+  return (/** @type {string} */ html) =>
+    htmlTags(html, 'link').some((link) => (link.rel ?? '').split(/\s+/).includes(rel) && (link.href ?? '') !== '');
+}
+
+/**
+ * The package a module belongs to (`@scope/name` or `name`), or null for the app's own code.
+ * @param {string} moduleId
+ */
+export function packageOf(moduleId) {
+  const at = moduleId.lastIndexOf('node_modules/');
+  if (at < 0) return null;
+  const parts = moduleId.slice(at + 'node_modules/'.length).split('/');
+  return parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] ?? null);
+}
+
+/**
+ * The chunk files a route loads before it can render: the entry chunk(s), the route's own
+ * lazy chunk, and everything they import statically.
+ * @param {import('./vite-chunk-map.mjs').ChunkMap} map
+ * @param {string} routeModule
+ * @returns {string[]}
+ */
+export function initialChunks(map, routeModule) {
+  const roots = Object.entries(map.chunks)
+    .filter(([, chunk]) => chunk.isEntry || (chunk.isDynamicEntry && chunk.facadeModuleId === routeModule))
+    .map(([file]) => file);
+  const seen = new Set();
+  const queue = [...roots];
+  while (queue.length) {
+    const file = /** @type {string} */ (queue.shift());
+    if (seen.has(file) || !map.chunks[file]) continue;
+    seen.add(file);
+    queue.push(...map.chunks[file].imports);
+  }
+  return [...seen].sort();
+}
+
+/**
+ * `<img>` and `<iframe>` elements in TSX source without both a width and a height.
+ * A spread (`{...props}`) cannot be read statically, so it counts as missing.
+ * @param {string} fileName for the messages
+ * @param {string} source
+ * @returns {string[]}
+ */
+export function unsizedMediaInJsx(fileName, source) {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  /** @type {string[]} */
+  const problems = [];
+  /** @param {import('typescript').Node} node */
+  const visit = (node) => {
+    if (ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) {
+      const tag = node.tagName.getText(file);
+      if (tag === 'img' || tag === 'iframe') {
+        const names = node.attributes.properties.filter(ts.isJsxAttribute).map((attr) => attr.name.getText(file));
+        const missing = ['width', 'height'].filter((name) => !names.includes(name));
+        if (missing.length) {
+          const { line } = file.getLineAndCharacterOfPosition(node.getStart(file));
+          problems.push(`${fileName}:${line + 1} <${tag}> has no ${missing.join(' or ')}`);
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return problems;
+}
+
+/**
+ * `<img>` and `<iframe>` elements in HTML without both a width and a height.
+ * @param {string} label for the messages
+ * @param {string} html
+ * @returns {string[]}
+ */
+export function unsizedMediaInHtml(label, html) {
+  return ['img', 'iframe'].flatMap((tag) =>
+    htmlTags(html, tag)
+      .filter((attrs) => !attrs.width || !attrs.height)
+      .map((attrs) => `${label}: <${tag}${attrs.src ? ` src="${attrs.src}"` : ''}> has no width and height`),
+  );
+}
+
+/** @param {string} dir @returns {string[]} every file under dir, relative to it */
+function filesUnder(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((entry) => statSync(path.join(dir, entry)).isFile())
+    .map((entry) => entry.split(path.sep).join('/'));
+}
+
+/**
+ * Checks a build. `srcDir` (the app's source) is scanned for unsized media when given.
+ * @param {{ distDir: string, srcDir?: string, budgets?: typeof BUDGETS, routes?: typeof PUBLIC_ROUTES }} options
+ * @returns {{ failures: Failure[], measurements: Measurement[] }}
+ */
+export function checkBudgets({ distDir, srcDir, budgets = BUDGETS, routes = PUBLIC_ROUTES }) {
+  /** @type {Failure[]} */
+  const failures = [];
+  /** @type {Measurement[]} */
+  const measurements = [];
+  const mapFile = path.join(distDir, CHUNK_MAP_FILE);
+  if (!existsSync(mapFile)) {
+    failures.push({
+      check: 'js',
+      message: `${CHUNK_MAP_FILE} is missing from ${distDir}: build with the chunk-map plugin (vite.config.ts)`,
+    });
+    return { failures, measurements };
+  }
+  /** @type {import('./vite-chunk-map.mjs').ChunkMap} */
+  const map = JSON.parse(readFileSync(mapFile, 'utf8'));
+  const read = (/** @type {string} */ file) => readFileSync(path.join(distDir, file));
+
+  for (const route of routes) {
+    const chunks = initialChunks(map, route.module);
+    const js = chunks.reduce((sum, file) => sum + gzipSize(read(file)), 0);
+
+    const htmlFile = route.html.find((candidate) => existsSync(path.join(distDir, candidate)));
+    const html = htmlFile ? read(htmlFile).toString('utf8') : null;
+
+    // The page's CSS: what its HTML links or inlines, plus what its lazy chunks load. The
+    // entry's own CSS counts only through the HTML (a prerendered page may inline it and drop
+    // the link); without a page, the entry's CSS stands in.
+    const cssFiles = new Set(
+      chunks.flatMap((file) => (html && map.chunks[file]?.isEntry ? [] : (map.chunks[file]?.css ?? []))),
+    );
+    for (const link of html ? htmlTags(html, 'link') : []) {
+      const rel = (link.rel ?? '').split(/\s+/);
+      const href = (link.href ?? '').replace(/^\//, '');
+      if ((rel.includes('stylesheet') || link.as === 'style') && existsSync(path.join(distDir, href))) {
+        cssFiles.add(href);
+      }
+    }
+    const inlineCss = html ? [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((m) => m[1]).join('') : '';
+    const cssText = [...cssFiles].map((file) => read(file).toString('utf8')).join('') + inlineCss;
+    const css = cssText ? gzipSize(cssText) : 0;
+    const htmlSize = html === null ? null : gzipSize(html);
+    measurements.push({ route: route.path, js, css, html: htmlSize, chunks });
+
+    const over = (
+      /** @type {'js' | 'css' | 'html'} */ kind,
+      /** @type {number} */ size,
+      /** @type {string} */ what,
+    ) => {
+      const budget = budgets[kind][/** @type {keyof typeof budgets.js} */ (route.path)];
+      if (budget !== undefined && size > budget) {
+        failures.push({
+          check: kind,
+          route: route.path,
+          message: `${route.path}: ${what} ${kb(size)} > budget ${kb(budget)} (gzip)`,
+        });
+      }
+    };
+    over('js', js, `initial JavaScript (${chunks.join(', ')})`);
+    over('css', css, 'CSS');
+    if (htmlSize !== null) over('html', htmlSize, `HTML (${htmlFile})`);
+
+    if (LEAN_ROUTES.includes(route.path)) {
+      for (const forbidden of FORBIDDEN_MODULES) {
+        const holders = chunks.filter((file) =>
+          (map.chunks[file]?.modules ?? []).some((id) => {
+            const pkg = packageOf(id);
+            return pkg !== null && forbidden.packages.some((p) => (p.endsWith('/') ? pkg.startsWith(p) : pkg === p));
+          }),
+        );
+        if (holders.length) {
+          failures.push({
+            check: 'forbidden',
+            route: route.path,
+            message: `${route.path}: ${forbidden.name} is in the initial chunks (${holders.join(', ')})`,
+          });
+        }
+      }
+    }
+
+    if (html === null) {
+      failures.push({
+        check: 'prerender',
+        route: route.path,
+        message: `${route.path}: no prerendered HTML (${route.html.map((file) => `dist/${file}`).join(' or ')})`,
+      });
+      continue;
+    }
+    for (const tag of REQUIRED_TAGS) {
+      if (!tag.test(html)) {
+        failures.push({
+          check: 'prerender',
+          route: route.path,
+          message: `${route.path}: the prerendered HTML (${htmlFile}) has no ${tag.name}`,
+        });
+      }
+    }
+    for (const message of unsizedMediaInHtml(`${route.path} (${htmlFile})`, html)) {
+      failures.push({ check: 'media', route: route.path, message });
+    }
+  }
+
+  if (srcDir) {
+    const sources = filesUnder(srcDir).filter((file) => file.endsWith('.tsx') && !/\.test\.tsx$/.test(file));
+    for (const file of sources) {
+      const source = readFileSync(path.join(srcDir, file), 'utf8');
+      for (const message of unsizedMediaInJsx(path.posix.join(path.basename(srcDir), file), source)) {
+        failures.push({ check: 'media', message });
+      }
+    }
+  }
+  return { failures, measurements };
+}
+
+/** A plain-text table of the measurements against the budgets. */
+export function formatReport(
+  /** @type {{ failures: Failure[], measurements: Measurement[] }} */ result,
+  budgets = BUDGETS,
+) {
+  const rows = result.measurements.map((m) => {
+    const key = /** @type {keyof typeof budgets.js} */ (m.route);
+    return [
+      m.route,
+      `${kb(m.js)} / ${kb(budgets.js[key])}`,
+      `${kb(m.css)} / ${kb(budgets.css[key])}`,
+      m.html === null ? 'not prerendered' : `${kb(m.html)} / ${kb(budgets.html[key])}`,
+    ];
+  });
+  const table = [['page', 'JS (gzip / budget)', 'CSS', 'HTML'], ...rows];
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i]?.length ?? 0)));
+  const lines = table.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  '));
+  const verdict = result.failures.length
+    ? `\n${result.failures.length} budget failure(s):\n${result.failures.map((f) => `  - [${f.check}] ${f.message}`).join('\n')}`
+    : '\nAll budgets met.';
+  return `${lines.join('\n')}\n${verdict}\n`;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const distDir = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
+  const result = checkBudgets({ distDir, srcDir: path.join(root, 'src') });
+  process.stdout.write(formatReport(result));
+  process.exit(result.failures.length ? 1 : 0);
+}

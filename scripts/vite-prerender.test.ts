@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { pageHtml, routeChunks, shellHtml } from './vite-prerender.mjs';
+import { rewriteFor } from './vite-security-headers.mjs';
+
+const template = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta
+      name="description"
+      content="index.html's description"
+    />
+    <title>Index title</title>
+    <script type="module" crossorigin src="/assets/index-a.js"></script>
+    <link rel="stylesheet" crossorigin href="/assets/index-b.css">
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`;
+
+describe('pageHtml', () => {
+  const html = pageHtml(template, {
+    html: '<main><h1>Price: $24.95 $&</h1></main>',
+    head: '<title>Page</title>\n    <meta name="description" content="Page" data-page-head />',
+    css: 'a{color:red}/* $& */',
+    preload: ['/assets/bundles-c.js'],
+  });
+
+  it('puts the page in #root and its head tags in place of index.html’s title and description', () => {
+    expect(html).toContain('<div id="root"><main><h1>Price: $24.95 $&</h1></main></div>');
+    expect(html.match(/<title>/g)).toEqual(['<title>']);
+    expect(html).toContain('<title>Page</title>');
+    expect(html).not.toContain("index.html's description");
+  });
+
+  it('inlines the stylesheet and preloads the route chunk, leaving the module script as it was', () => {
+    expect(html).toContain('<style>a{color:red}/* $& */</style>');
+    expect(html).not.toContain('rel="stylesheet"');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/bundles-c.js">');
+    expect(html).toContain('<script type="module" crossorigin src="/assets/index-a.js"></script>');
+  });
+
+  it('refuses a template it cannot fill', () => {
+    const page = { html: '', head: '', css: '', preload: [] };
+    expect(() => pageHtml(template.replace('<div id="root"></div>', '<div id="app"></div>'), page)).toThrow(/#root/);
+    expect(() => pageHtml(template.replace(/<link rel="stylesheet"[^>]*>/, ''), page)).toThrow(/stylesheet/);
+  });
+});
+
+describe('shellHtml', () => {
+  it('keeps the empty shell out of search results', () => {
+    const shell = shellHtml(template);
+    expect(shell).toContain('<meta name="robots" content="noindex" />\n  </head>');
+    expect(shell).toContain('<div id="root"></div>');
+  });
+});
+
+describe('routeChunks', () => {
+  const chunk = (fileName: string, imports: string[], extra: object = {}) => ({
+    type: 'chunk' as const,
+    fileName,
+    imports,
+    isEntry: false,
+    facadeModuleId: null as string | null,
+    ...extra,
+  });
+  const bundle = {
+    a: chunk('assets/index.js', ['assets/react.js'], { isEntry: true }),
+    b: chunk('assets/react.js', []),
+    c: chunk('assets/bundles.js', ['assets/content.js', 'assets/react.js'], {
+      facadeModuleId: '/app/routes/bundles.tsx',
+    }),
+    d: chunk('assets/content.js', ['assets/react.js']),
+    e: { type: 'asset' as const, fileName: 'assets/index.css' },
+  };
+
+  it('is the route’s chunk and what it imports, less what the entry loads anyway', () => {
+    expect(routeChunks(bundle as never, '/app/routes/bundles.tsx')).toEqual(['assets/bundles.js', 'assets/content.js']);
+  });
+
+  it('is nothing for an eagerly bundled route', () => {
+    expect(routeChunks(bundle as never, '/app/routes/home.tsx')).toEqual([]);
+  });
+});
+
+describe('rewriteFor (the preview follows dist/_redirects)', () => {
+  it('answers a path without a file with the shell', () => {
+    expect(rewriteFor('/*  /spa.html  200\n', '/resources')).toBe('/spa.html');
+    expect(rewriteFor('# comment\n/old  /new  301\n', '/old')).toBeUndefined();
+  });
+});
