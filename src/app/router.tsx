@@ -77,7 +77,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: paths.staffMembers,
-            handle: title('Members'),
+            handle: page({ title: 'Members' }),
             HydrateFallback: routeFallback('Checking access...'),
             lazy: () => import('./routes/staff-members'),
           },
