@@ -1,4 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
+import { useState } from 'react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { toast } from 'sonner';
@@ -145,6 +146,33 @@ describe('StaffMembersView', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Show everyone' }));
     expect(calls).toEqual([['search', '']]);
+  });
+
+  it('empties the search box when Show everyone clears the search', async () => {
+    function Harness() {
+      const [search, setSearch] = useState('');
+      return (
+        <StaffMembersView
+          search={search}
+          onSearch={setSearch}
+          offset={0}
+          pageSize={25}
+          onPageChange={() => undefined}
+          page={ready(search ? { members: [], total: 0 } : { members: [member(1)], total: 1 })}
+          chosen={null}
+          onChoose={() => undefined}
+          onExport={() => Promise.reject(new Error('not exported here'))}
+        />
+      );
+    }
+    render(<RouterProvider router={createMemoryRouter([{ path: '/', element: <Harness /> }])} />);
+    const user = userEvent.setup();
+    const box = screen.getByRole('searchbox', { name: 'Search by e-mail' });
+    await user.type(box, 'zz{Enter}');
+    expect(screen.getByText('No members match “zz”.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Show everyone' }));
+    expect(screen.getByRole('searchbox', { name: 'Search by e-mail' })).toHaveValue('');
+    expect(screen.getByRole('row', { name: /member1@example\.com/ })).toBeInTheDocument();
   });
 
   it('exports and says how many went into which file', async () => {

@@ -61,7 +61,8 @@ export function StaffMembersView(props: StaffMembersViewProps) {
         <h2 id="members-list-title" className="sr-only">
           Member list
         </h2>
-        <Toolbar {...props} />
+        {/* Keyed by the search shown: "Show everyone" empties the box too. */}
+        <Toolbar key={props.search} {...props} />
         <div className="mt-4">
           {page.status === 'loading' && (
             <Spinner label={page.retrying ? 'Still loading members...' : 'Loading members...'} className="py-10" />
