@@ -61,8 +61,7 @@ export function StaffMembersView(props: StaffMembersViewProps) {
         <h2 id="members-list-title" className="sr-only">
           Member list
         </h2>
-        {/* Keyed by the search shown: "Show everyone" empties the box too. */}
-        <Toolbar key={props.search} {...props} />
+        <Toolbar {...props} />
         <div className="mt-4">
           {page.status === 'loading' && (
             <Spinner label={page.retrying ? 'Still loading members...' : 'Loading members...'} className="py-10" />
@@ -96,6 +95,13 @@ export function StaffMembersView(props: StaffMembersViewProps) {
 function Toolbar({ search, onSearch, onExport }: StaffMembersViewProps) {
   const id = useId();
   const [term, setTerm] = useState(search);
+  // The box follows a search changed from outside it ("Show everyone"); not a remount (a key),
+  // which would drop the keyboard focus on every search.
+  const [shownSearch, setShownSearch] = useState(search);
+  if (search !== shownSearch) {
+    setShownSearch(search);
+    setTerm(search);
+  }
   const [exporting, setExporting] = useState(false);
 
   function submit(event: FormEvent<HTMLFormElement>) {
