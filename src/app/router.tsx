@@ -82,6 +82,12 @@ export const routes: RouteObject[] = [
             lazy: () => import('./routes/admin-upload'),
           },
           {
+            path: paths.staffMembers,
+            handle: page({ title: 'Members' }),
+            HydrateFallback: routeFallback('Checking access...'),
+            lazy: () => import('./routes/staff-members'),
+          },
+          {
             path: '*',
             handle: page({ title: 'Page not found' }),
             HydrateFallback: Loading,

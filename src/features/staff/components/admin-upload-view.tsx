@@ -21,8 +21,19 @@ function PageShell({ children }: { children: ReactNode }) {
   );
 }
 
-/** What everyone but staff sees: who the page is for, and a way on. */
-export function StaffOnlyView({ signedIn }: { signedIn: boolean }) {
+/**
+ * What everyone but staff sees: who the page is for, and a way on. `task` names what the
+ * page does ("Uploading resources"), `path` is where Sign In comes back to.
+ */
+export function StaffOnlyView({
+  signedIn,
+  task = 'Uploading resources',
+  path = paths.adminUpload,
+}: {
+  signedIn: boolean;
+  task?: string;
+  path?: string;
+}) {
   return (
     <PageShell>
       <section aria-labelledby="staff-only-title" className="rounded-xl bg-white p-6 shadow-sm sm:p-8">
@@ -30,8 +41,8 @@ export function StaffOnlyView({ signedIn }: { signedIn: boolean }) {
           Staff only
         </h1>
         <p className="text-navy-800 mt-3">
-          Uploading resources is for {site.productName} programme staff. Subscribers find their downloads on the
-          Subscriber Resources page.
+          {task} is for {site.productName} programme staff. Subscribers find their downloads on the Subscriber Resources
+          page.
         </p>
         <p className="text-navy-800 mt-2">
           {signedIn
@@ -40,7 +51,7 @@ export function StaffOnlyView({ signedIn }: { signedIn: boolean }) {
         </p>
         <div className="mt-6 flex flex-wrap gap-3">
           {!signedIn && (
-            <Link to={`${paths.auth}?next=${paths.adminUpload}`} className={buttonClasses('gold')}>
+            <Link to={`${paths.auth}?next=${path}`} className={buttonClasses('gold')}>
               Sign In
             </Link>
           )}
