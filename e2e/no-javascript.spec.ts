@@ -43,7 +43,7 @@ const pages: PublicPage[] = [
     heading: 'Congratulations on Your Purchase!',
     indexable: true,
     ctas: [
-      { name: 'Download eBook Now', href: '/bundles' },
+      { name: 'Download eBook Now', href: '/resources' },
       ...bundles.map((bundle) => ({ name: `Explore ${bundle.name}`, href: '/bundles' })),
       { name: 'Sign In', href: '/auth' },
     ],
@@ -202,13 +202,10 @@ for (const { path, indexable } of pages) {
     expect(description?.length).toBeGreaterThan(50);
 
     const url = `${origin}${path}`;
-    if (indexable) {
-      expect(html).toContain(`<link rel="canonical" href="${url}"`);
-      expect(html).not.toContain('noindex');
-    } else {
-      expect(meta(html, 'name', 'robots')).toBe('noindex');
-      expect(html).not.toContain('rel="canonical"');
-    }
+    // Every public page names its one address; the ones search engines should not list say so.
+    expect(html).toContain(`<link rel="canonical" href="${url}"`);
+    if (indexable) expect(html).not.toContain('noindex');
+    else expect(meta(html, 'name', 'robots')).toBe('noindex');
     expect(meta(html, 'property', 'og:title')).toBe(title);
     expect(meta(html, 'property', 'og:description')).toBe(description);
     expect(meta(html, 'property', 'og:url')).toBe(url);

@@ -33,7 +33,7 @@ export async function render(pathname: string): Promise<RenderedPage> {
     pathname,
     origin(),
   );
-  const indexable = tags.some((tag) => tag.tag === 'link' && tag.rel === 'canonical');
+  const indexable = !tags.some((tag) => tag.tag === 'meta' && tag.key === 'robots' && tag.content.includes('noindex'));
   return { html, head: renderHeadTags(tags), indexable };
 }
 

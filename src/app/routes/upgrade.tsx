@@ -64,6 +64,7 @@ export function Component() {
                 width={cover.width}
                 height={cover.height}
                 alt={cover.alt}
+                loading="lazy"
                 className="mb-4 h-auto w-20 rounded shadow-lg"
               />
             }

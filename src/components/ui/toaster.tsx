@@ -1,14 +1,18 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 
 /**
  * sonner's toaster is its own chunk (about 9 kB gzip): the public pages never toast, so it
- * loads after hydration instead of with the first page. Nothing toasts before it is there:
- * the first toast follows a click or a submit, long after the chunk has arrived.
+ * loads after hydration instead of with the first page. It mounts only once the page has
+ * hydrated, so the prerendered HTML and the first client render agree (both have none).
+ * Nothing toasts before it is there: the first toast follows a click or a submit.
  */
 const SonnerToaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
 
 /** Toasts for every success and failure message of the spec; titles plus descriptions. */
 export function Toaster() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  if (!hydrated) return null;
   return (
     <Suspense fallback={null}>
       <SonnerToaster position="top-center" richColors closeButton toastOptions={{ duration: 5000 }} />

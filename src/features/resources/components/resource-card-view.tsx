@@ -210,7 +210,9 @@ function DownloadList({
                 {/* min-w-0 lets the text wrap inside the flex row; words wrap whole (a word too
                     long for the line is the only one allowed to break). */}
                 <span className="flex min-w-0 flex-col">
-                  <span className="font-semibold break-words">{file.title}</span>
+                  {/* The space between the lines keeps the visible words apart for whatever reads
+                      the text: the link's label must contain them ("title details"). */}
+                  <span className="font-semibold break-words">{file.title}</span>{' '}
                   <span className="text-navy-700 text-sm">{details}</span>
                 </span>
               </a>
