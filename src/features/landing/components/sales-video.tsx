@@ -48,12 +48,9 @@ export function SalesVideo() {
             </svg>
           </span>
           {/* The visible words are the button's name (a screen reader says what a voice-control
-              user sees); the hidden colon, inside the first line, keeps them two phrases. */}
-          <span className="text-gold-300 text-sm font-semibold tracking-wide uppercase">
-            {play}
-            <span className="sr-only">:</span>
-          </span>
-          <span className="font-serif text-lg sm:text-xl">{caption}</span>
+              user sees); the hidden colon keeps them two phrases. */}
+          <span className="text-gold-300 text-sm font-semibold tracking-wide uppercase">{play}</span>
+          <span className="sr-only">:</span> <span className="font-serif text-lg sm:text-xl">{caption}</span>
         </button>
       )}
     </div>

@@ -139,7 +139,7 @@ describe('ResourcesView', () => {
       'Download Quick start guide (PDF, 1.5 KB)',
     ]);
     // Seen: the title, then its type and size.
-    expect(links[2]).toHaveTextContent('Quick start guidePDF, 1.5 KB');
+    expect(links[2]).toHaveTextContent('Quick start guide PDF, 1.5 KB');
     const pdf = ebook.getByRole('link', { name: 'Download Yes you can (PDF, 1.5 KB)' });
     expect(pdf).toHaveAttribute('href', 'https://storage.test/sign/yes-you-can.pdf?token=t');
     expect(pdf).toHaveAttribute('target', '_blank');
