@@ -23,7 +23,11 @@ afterAll(async () => {
 function simulate(...args: string[]): Promise<{ code: number; output: string }> {
   const [command, ...scriptArgs] = (script ?? '').split(' ');
   expect(command).toBe('deno');
-  const env: NodeJS.ProcessEnv = { ...process.env, PURCHASE_WEBHOOK_URL: `${server.url}/functions/v1/purchase-webhook`, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PURCHASE_WEBHOOK_URL: `${server.url}/functions/v1/purchase-webhook`,
+    NO_COLOR: '1',
+  };
   delete env.SHOPIFY_WEBHOOK_SECRET;
   delete env.STRIPE_WEBHOOK_SECRET;
   return new Promise((resolve) => {

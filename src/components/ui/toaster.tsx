@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 
 /**
  * sonner's toaster is its own chunk (about 9 kB gzip): the public pages never toast, so it
@@ -8,10 +8,16 @@ import { lazy, Suspense, useEffect, useState } from 'react';
  */
 const SonnerToaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
 
+const noSubscription = () => () => {};
+
 /** Toasts for every success and failure message of the spec; titles plus descriptions. */
 export function Toaster() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  // False in the server render and while hydrating (the server snapshot), true after.
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   if (!hydrated) return null;
   return (
     <Suspense fallback={null}>
