@@ -1,8 +1,7 @@
 // Vite plugin: after the client build, renders the public pages to HTML with the app's own
 // routes and components (src/entry-server.tsx, built for Node into .prerender-*, then removed) and
 // writes them into dist/: index.html (/), bundles.html (/bundles), ... Each page gets its
-// head tags, its CSS inlined (no render-blocking stylesheet), a modulepreload for its route
-// chunk (main.tsx loads it before hydrating), and the rendered markup in #root. Every other
+// head tags, its CSS inlined (no render-blocking stylesheet) and the rendered markup in #root. Every other
 // path is served spa.html, the untouched client shell. Also writes sitemap.xml and robots.txt.
 import react from '@vitejs/plugin-react';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -39,30 +38,6 @@ export function shellHtml(template) {
   return template.replace('</head>', '  <meta name="robots" content="noindex" />\n  </head>');
 }
 
-/**
- * The lazy chunk of the route module `src/app/routes/<name>.tsx` and the chunks it imports,
- * less those the entry loads anyway.
- * @param {import('rollup').OutputBundle} bundle
- * @param {string} moduleFile absolute path of the route module
- */
-export function routeChunks(bundle, moduleFile) {
-  const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
-  const entry = chunks.find((chunk) => chunk.isEntry);
-  const route = chunks.find((chunk) => chunk.facadeModuleId === moduleFile);
-  if (!entry || !route) return [];
-  const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const loadedByEntry = new Set([entry.fileName]);
-  const collect = (/** @type {string} */ name, /** @type {Set<string>} */ into) => {
-    if (into.has(name)) return;
-    into.add(name);
-    for (const imported of byName.get(name)?.imports ?? []) collect(imported, into);
-  };
-  for (const imported of entry.imports) collect(imported, loadedByEntry);
-  const needed = new Set();
-  collect(route.fileName, needed);
-  return [...needed].filter((name) => !loadedByEntry.has(name));
-}
-
 function kilobytes(bytes) {
   return `${(bytes / 1000).toFixed(2)} kB`;
 }
@@ -80,7 +55,7 @@ export function prerenderPlugin({ entry = 'src/entry-server.tsx' } = {}) {
     configResolved(resolved) {
       config = resolved;
     },
-    async writeBundle(options, bundle) {
+    async writeBundle(options) {
       const outDir = options.dir ?? path.resolve(config.root, config.build.outDir);
       // Inside the project, so Node resolves the server build's packages from node_modules.
       const serverDir = await mkdtemp(path.join(config.root, '.prerender-'));
@@ -115,9 +90,10 @@ export function prerenderPlugin({ entry = 'src/entry-server.tsx' } = {}) {
         for (const pathname of server.prerenderedPages) {
           const page = await server.render(pathname);
           if (page.indexable) indexable.push(pathname);
-          const moduleFile = path.resolve(config.root, 'src/app/routes', `${pathname.slice(1) || 'home'}.tsx`);
-          const preload = routeChunks(bundle, moduleFile).map((name) => `${config.base}${name}`);
-          const html = pageHtml(template, { ...page, css, preload });
+          // No modulepreload for the route's chunk: on a slow link the preloads took bandwidth
+          // from the page and held its first paint (Lighthouse, see vite.config.ts); main.tsx
+          // fetches the chunk before hydrating, after the page is on screen.
+          const html = pageHtml(template, { ...page, css, preload: [] });
           const file = server.pageFile(pathname);
           await writeFile(path.join(outDir, file), html);
           const gzip = gzipSync(html, { level: 9 }).length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageHtml, routeChunks, shellHtml } from './vite-prerender.mjs';
+import { pageHtml, shellHtml } from './vite-prerender.mjs';
 import { rewriteFor } from './vite-security-headers.mjs';
 
 const template = `<!doctype html>
@@ -53,34 +53,6 @@ describe('shellHtml', () => {
     const shell = shellHtml(template);
     expect(shell).toContain('<meta name="robots" content="noindex" />\n  </head>');
     expect(shell).toContain('<div id="root"></div>');
-  });
-});
-
-describe('routeChunks', () => {
-  const chunk = (fileName: string, imports: string[], extra: object = {}) => ({
-    type: 'chunk' as const,
-    fileName,
-    imports,
-    isEntry: false,
-    facadeModuleId: null as string | null,
-    ...extra,
-  });
-  const bundle = {
-    a: chunk('assets/index.js', ['assets/react.js'], { isEntry: true }),
-    b: chunk('assets/react.js', []),
-    c: chunk('assets/bundles.js', ['assets/content.js', 'assets/react.js'], {
-      facadeModuleId: '/app/routes/bundles.tsx',
-    }),
-    d: chunk('assets/content.js', ['assets/react.js']),
-    e: { type: 'asset' as const, fileName: 'assets/index.css' },
-  };
-
-  it('is the route’s chunk and what it imports, less what the entry loads anyway', () => {
-    expect(routeChunks(bundle as never, '/app/routes/bundles.tsx')).toEqual(['assets/bundles.js', 'assets/content.js']);
-  });
-
-  it('is nothing for an eagerly bundled route', () => {
-    expect(routeChunks(bundle as never, '/app/routes/home.tsx')).toEqual([]);
   });
 });
 
