@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { anonClient, expect, expectAccessible, signInAs, test } from './fixtures';
+import { anonClient, expect, expectAccessible, signInAs, test, waitForHydration } from './fixtures';
 
 async function fillSignIn(page: Page, email: string, password: string) {
   const form = page.getByRole('tabpanel', { name: 'Sign In' });
@@ -21,6 +21,7 @@ async function expectToast(page: Page, title: string, description?: string) {
 test('sign-up creates an account and lands on the resources', async ({ page }) => {
   const email = `e2e-signup-${randomUUID()}@example.com`;
   await page.goto('/auth');
+  await waitForHydration(page);
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   const form = page.getByRole('tabpanel', { name: 'Sign Up' });
   await expect(form.getByText('Must be at least 6 characters')).toBeVisible();
@@ -35,6 +36,7 @@ test('sign-up creates an account and lands on the resources', async ({ page }) =
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/auth');
+  await waitForHydration(page);
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   await form.getByLabel('Email').fill(email);
   await form.getByLabel('Password').fill('a-good-password');
@@ -44,6 +46,7 @@ test('sign-up creates an account and lands on the resources', async ({ page }) =
 
 test('each credential rule shows its message in a Validation error toast', async ({ page }) => {
   await page.goto('/auth');
+  await waitForHydration(page);
   await expectAccessible(page);
 
   // Passes the browser's e-mail check but not the schema's (no top-level domain).
@@ -61,6 +64,7 @@ test('each credential rule shows its message in a Validation error toast', async
 test('a wrong password says Sign in failed; the right one welcomes and redirects', async ({ page, makeUser }) => {
   const user = await makeUser({ tier: 'ebook' });
   await page.goto('/auth');
+  await waitForHydration(page);
   await fillSignIn(page, user.email, 'not-the-password');
   await expectToast(page, 'Sign in failed', 'Invalid login credentials');
   await expect(page).toHaveURL(/\/auth$/);
@@ -74,6 +78,7 @@ test('a wrong password says Sign in failed; the right one welcomes and redirects
 test('next is honoured for same-site paths only', async ({ page, makeUser }) => {
   const user = await makeUser({ staff: true });
   await page.goto('/auth?next=/admin-upload');
+  await waitForHydration(page);
   await fillSignIn(page, user.email, user.password);
   await expect(page).toHaveURL(/\/admin-upload$/);
 
@@ -89,6 +94,7 @@ test('a signed-in user who opens /auth is sent to the resources', async ({ page,
   const user = await makeUser({ tier: 'foundation' });
   await signInAs(page, user);
   await page.goto('/auth');
+  await waitForHydration(page);
   await expect(page).toHaveURL(/\/resources$/);
 });
 

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test, waitForHydration } from './fixtures';
 
 // A tab opened before a deploy asks for chunk names the host no longer serves. The route
 // chunk for /auth is answered 404 here, as a host would after the old build is gone.
@@ -18,11 +18,13 @@ async function failAuthChunk(page: Page, times: number) {
 test('a route chunk gone after a deploy reloads the page once and the visitor gets there', async ({ page }) => {
   const requests = await failAuthChunk(page, 1);
   await page.goto('/');
+  await waitForHydration(page);
   await page.getByRole('link', { name: 'Sign In', exact: true }).click();
 
   await expect(page).toHaveURL(/\/auth$/);
   await expect(page.getByRole('tab', { name: 'Sign In' })).toBeVisible();
-  expect(requests()).toBe(2);
+  // The prerendered /auth shows its tabs before its chunk has loaded: wait for the requests.
+  await expect.poll(() => requests()).toBe(2);
 });
 
 test('a chunk that keeps failing shows the error screen instead of reloading forever', async ({ page }) => {

@@ -93,3 +93,12 @@ export const test = base.extend<{ makeUser: (options?: UserOptions) => Promise<T
 });
 
 export { expect };
+
+/**
+ * Waits until a prerendered page has hydrated: the app re-applies its head tags after the
+ * inlined CSS once React runs. Before that the page is HTML only (tabs do not switch, typing
+ * is not yet in React's state), so a test that interacts right after `goto` waits here.
+ */
+export async function waitForHydration(page: Page) {
+  await expect(page.locator('head > style ~ [data-page-head]').first()).toBeAttached();
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { admin, anonClient, expect, expectAccessible, test } from './fixtures';
+import { admin, anonClient, expect, expectAccessible, test, waitForHydration } from './fixtures';
 import { e2eEnv } from './env';
 import { readInbox } from './inbox';
 
@@ -19,6 +19,7 @@ test('forgot password: the same answer for any address, and a plain message when
 }) => {
   const user = await makeUser();
   await page.goto('/auth');
+  await waitForHydration(page);
   await page.getByRole('button', { name: 'Forgot password?' }).click();
   const email = page.getByLabel('Email');
   await expect(email).toBeFocused();
@@ -48,6 +49,7 @@ test('forgot password round trip: the e-mailed link opens the set-password page,
 }) => {
   const user = await makeUser({ tier: 'foundation' });
   await page.goto('/auth');
+  await waitForHydration(page);
   await page.getByRole('button', { name: 'Forgot password?' }).click();
   await page.getByLabel('Email').fill(user.email);
   await page.getByRole('button', { name: 'Send reset link' }).click();
