@@ -7,19 +7,22 @@
 // renamed), rolled back, and then written for real by the storage admin. Bytes live on disk
 // under the data directory, named by a hash of the object name so no name can reach outside it.
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import {
   attachmentDisposition,
   CORS_HEADERS,
   headerValueOrNull,
   HttpError,
+  jsonTooDeep,
   MAX_JSON_DEPTH,
   parseJson,
   readBody,
 } from './http.mjs';
 import { JwtError, signJwt, verifyJwt } from './keys.mjs';
+import { MultipartError, readMultipartFile } from './multipart.mjs';
 import { isBadInputPgError, isPgError } from './pg-errors.mjs';
 
 /** storage-api's global upload cap (50 MB), before any bucket limit. */
@@ -106,39 +109,6 @@ export function validateKey(name) {
 /** Where an object's bytes live: `<root>/<bucket>/<sha256(name)>`; never derived from raw input. */
 export function objectFile(root, bucket, name) {
   return path.join(root, validateBucket(bucket), createHash('sha256').update(name).digest('hex'));
-}
-
-/**
- * Minimal multipart/form-data parser (what undici's FormData sends for supabase-js uploads).
- * @param {Buffer} body
- * @param {string} contentType
- * @returns {{ name: string, filename: string | null, contentType: string | null, data: Buffer }[]}
- */
-export function parseMultipart(body, contentType) {
-  const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
-  if (!m) throw storageError(400, 'InvalidRequest', 'multipart body without a boundary');
-  const boundary = Buffer.from(`--${m[1] ?? m[2]}`);
-  const parts = [];
-  let pos = body.indexOf(boundary);
-  if (pos < 0) throw storageError(400, 'InvalidRequest', 'malformed multipart body');
-  while (true) {
-    pos += boundary.length;
-    if (body.subarray(pos, pos + 2).toString() === '--') break;
-    if (body.subarray(pos, pos + 2).toString() === '\r\n') pos += 2;
-    const headerEnd = body.indexOf('\r\n\r\n', pos);
-    if (headerEnd < 0) throw storageError(400, 'InvalidRequest', 'malformed multipart body');
-    const headerText = body.subarray(pos, headerEnd).toString('utf8');
-    const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), boundary]), headerEnd + 4);
-    if (next < 0) throw storageError(400, 'InvalidRequest', 'malformed multipart body');
-    const data = body.subarray(headerEnd + 4, next);
-    const disposition = /content-disposition:([^\r\n]*)/i.exec(headerText)?.[1] ?? '';
-    const name = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? '';
-    const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1] ?? null;
-    const type = /content-type:\s*([^\r\n]*)/i.exec(headerText)?.[1]?.trim() ?? null;
-    parts.push({ name, filename, contentType: type, data });
-    pos = next + 2;
-  }
-  return parts;
 }
 
 /** Whether `mime` matches a bucket's allowed list (entries may end in `/*`). */
@@ -253,70 +223,52 @@ export function createStorageService({ db, withClaims, root }) {
     );
     const tooLarge = () => storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size');
     const contentType = String(req.headers['content-type'] ?? 'application/octet-stream');
-    const multipart = /^multipart\/form-data/i.test(contentType);
-    // A multipart body carries a little framing around the file; the file part is checked exactly below.
-    const raw = await readBody(req, multipart ? limit + 64 * 1024 : limit, tooLarge);
-    let bytes = raw;
-    let mime = contentType;
-    let cacheControl = String(req.headers['cache-control'] ?? 'max-age=3600');
-    let userMetadata = null;
-    if (multipart) {
-      const parts = parseMultipart(raw, contentType);
-      const filePart = parts.find((p) => p.filename !== null) ?? parts.find((p) => p.name === '');
-      if (!filePart) throw storageError(400, 'InvalidRequest', 'no file in the multipart body');
-      bytes = filePart.data;
-      mime = filePart.contentType ?? 'application/octet-stream';
-      const cc = parts.find((p) => p.name === 'cacheControl');
-      if (cc) cacheControl = `max-age=${cc.data.toString('utf8')}`;
-      const md = parts.find((p) => p.name === 'metadata');
-      if (md)
-        userMetadata = parseJson(
-          md.data,
-          () => storageError(400, 'InvalidRequest', 'metadata is not JSON'),
-          null,
-          () => storageError(400, 'InvalidRequest', `metadata is nested more than ${MAX_JSON_DEPTH} levels deep`),
-        );
-    } else if (req.headers['x-metadata']) {
-      userMetadata = metadataHeader(req);
-    }
-    // Both are sent back as response headers on every download: refuse what cannot be one
-    // (control characters, non-ASCII) now, rather than store an object that cannot be served.
-    if (headerValueOrNull(mime) === null)
-      throw storageError(400, 'InvalidRequest', 'The content type has characters not allowed in an HTTP header');
-    if (headerValueOrNull(cacheControl) === null)
-      throw storageError(400, 'InvalidRequest', 'cacheControl has characters not allowed in an HTTP header');
-    if (bytes.length > limit) throw tooLarge();
-    if (!mimeAllowed(mime, bucket.allowed_mime_types)) {
-      throw storageError(415, 'invalid_mime_type', `mime type ${mime} is not supported`);
-    }
-    const eTag = `"${createHash('md5').update(bytes).digest('hex')}"`;
-    const metadata = {
-      eTag,
-      size: bytes.length,
-      mimetype: mime,
-      cacheControl,
-      lastModified: new Date().toISOString(),
-      contentLength: bytes.length,
-      httpStatusCode: 200,
-    };
+    // Hosted reads a body as multipart only when its type starts with exactly this (uploader.ts).
+    const body = contentType.startsWith('multipart/form-data')
+      ? await multipartBody(req, limit, tooLarge)
+      : await rawBody(req, contentType, limit, tooLarge);
+    const { mime, cacheControl, userMetadata } = body;
     const tmpDir = path.join(root, '.tmp');
-    await mkdir(tmpDir, { recursive: true });
     const tmp = path.join(tmpDir, randomBytes(12).toString('hex'));
-    await writeFile(tmp, bytes);
     const version = randomBytes(16).toString('hex');
     const userMetadataJson = userMetadata == null ? null : JSON.stringify(userMetadata);
     try {
+      // Both are sent back as response headers on every download: refuse what cannot be one
+      // (control characters, non-ASCII) now, rather than store an object that cannot be served.
+      if (headerValueOrNull(mime) === null)
+        throw storageError(400, 'InvalidRequest', 'The content type has characters not allowed in an HTTP header');
+      if (headerValueOrNull(cacheControl) === null)
+        throw storageError(400, 'InvalidRequest', 'cacheControl has characters not allowed in an HTTP header');
+      if (!mimeAllowed(mime, bucket.allowed_mime_types)) {
+        throw storageError(415, 'invalid_mime_type', `mime type ${mime} is not supported`);
+      }
       // The row hosted Storage tests before it takes the bytes: only mimetype and contentLength.
       await testPermission(claims, operation, (tx) =>
         tx.query(writeObjectSql(upsert), [
           bucketId,
           name,
           owner,
-          JSON.stringify({ mimetype: mime, contentLength: bytes.length }),
+          JSON.stringify({ mimetype: mime, contentLength: body.contentLength }),
           userMetadataJson,
           '1',
         ]),
       );
+    } catch (err) {
+      body.discard();
+      throw err;
+    }
+    try {
+      await mkdir(tmpDir, { recursive: true });
+      const { size, md5 } = await body.save(tmp);
+      const metadata = {
+        eTag: `"${md5}"`,
+        size,
+        mimetype: mime,
+        cacheControl,
+        lastModified: new Date().toISOString(),
+        contentLength: size,
+        httpStatusCode: 200,
+      };
       const row = await db.transaction(async (tx) => {
         const r = await tx.query(writeObjectSql(true), [
           bucketId,
@@ -335,6 +287,86 @@ export function createStorageService({ db, withClaims, root }) {
     } finally {
       await rm(tmp, { force: true });
     }
+  }
+
+  /**
+   * A raw upload: the whole body is the file, read into memory up to the limit; its type,
+   * cache control and user metadata come from headers.
+   */
+  async function rawBody(req, contentType, limit, tooLarge) {
+    const bytes = await readBody(req, limit, tooLarge);
+    if (bytes.length > limit) throw tooLarge();
+    return {
+      mime: contentType,
+      cacheControl: String(req.headers['cache-control'] ?? 'max-age=3600'),
+      userMetadata: req.headers['x-metadata'] ? metadataHeader(req) : null,
+      contentLength: bytes.length,
+      discard: () => {},
+      save: async (/** @type {string} */ file) => {
+        await writeFile(file, bytes);
+        return { size: bytes.length, md5: createHash('md5').update(bytes).digest('hex') };
+      },
+    };
+  }
+
+  /**
+   * A multipart upload, read as hosted Storage reads it (uploader.ts fileUploadFromRequest): the
+   * first file part is the file; of the fields sent before it, `contentType` overrides the
+   * part's type, `cacheControl` gives `max-age=<value>` (else `no-cache`), and `metadata` (or
+   * `userMetadata`) is JSON user metadata, ignored when it does not parse. The permission test
+   * sees the request's Content-Length, framing included. The file streams to disk only after
+   * that test, cut by busboy at the limit: a longer file is a 413 once its part has been read.
+   */
+  async function multipartBody(req, limit, tooLarge) {
+    const asStorageError = (err) =>
+      err instanceof MultipartError ? storageError(400, 'InvalidRequest', err.message) : err;
+    let form;
+    try {
+      form = await readMultipartFile(req, req.headers, { fileSize: limit });
+    } catch (err) {
+      throw asStorageError(err);
+    }
+    if (!form) throw storageError(400, 'InvalidRequest', 'No content provided');
+    const { fields } = form;
+    const rawMetadata = fields.metadata ?? fields.userMetadata;
+    let userMetadata = null;
+    if (rawMetadata !== undefined) {
+      if (jsonTooDeep(rawMetadata)) {
+        form.discard();
+        throw storageError(400, 'InvalidRequest', `metadata is nested more than ${MAX_JSON_DEPTH} levels deep`);
+      }
+      try {
+        userMetadata = JSON.parse(rawMetadata);
+      } catch {
+        // Hosted ignores metadata that is not JSON.
+      }
+    }
+    const declared = Number(req.headers['content-length']);
+    return {
+      mime: fields.contentType || form.mimeType,
+      cacheControl: fields.cacheControl ? `max-age=${fields.cacheControl}` : 'no-cache',
+      userMetadata,
+      contentLength: Number.isFinite(declared) && declared >= 0 ? declared : undefined,
+      discard: form.discard,
+      save: async (/** @type {string} */ file) => {
+        const hash = createHash('md5');
+        let size = 0;
+        const count = new Transform({
+          transform(chunk, _encoding, done) {
+            hash.update(chunk);
+            size += chunk.length;
+            done(null, chunk);
+          },
+        });
+        try {
+          await form.pipeTo(count, createWriteStream(file));
+        } catch (err) {
+          throw asStorageError(err);
+        }
+        if (form.truncated()) throw tooLarge();
+        return { size, md5: hash.digest('hex') };
+      },
+    };
   }
 
   /** The user metadata a request sends base64-encoded in `x-metadata`, or null without one. */

@@ -52,10 +52,12 @@ describe('avatars (public bucket)', () => {
   });
 
   it('enforces the bucket size and type limits and the own-folder policy', async () => {
+    // A multipart upload's permission test sees the request's Content-Length (framing included),
+    // as on hosted: the avatar policy refuses it before the bucket limit is reached.
     const big = await ebook.storage
       .from('avatars')
       .upload(`${EBOOK_ID}/avatar.jpg`, new Blob([Buffer.alloc(2 * 1024 * 1024 + 1)], { type: 'image/jpeg' }));
-    expect(big.error).toMatchObject({ statusCode: '413', message: 'The object exceeded the maximum allowed size' });
+    expect(big.error).toMatchObject({ statusCode: '403', message: 'new row violates row-level security policy' });
     const rawBig = await ebook.storage
       .from('avatars')
       .upload(`${EBOOK_ID}/avatar.jpg`, Buffer.alloc(2 * 1024 * 1024 + 1), { contentType: 'image/jpeg' });
