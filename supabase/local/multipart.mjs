@@ -21,13 +21,22 @@ const HOSTED_WORDING = {
   'Unexpected end of file': 'Part terminated early due to unexpected end of multipart data',
 };
 const hostedError = (/** @type {Error} */ err) => new MultipartError(HOSTED_WORDING[err.message] ?? err.message);
+/** The same end of data inside the file part, in the words Dicer gives the part. */
+const fileCut = (/** @type {Error} */ err) => {
+  const { message } = hostedError(err);
+  return new MultipartError(
+    message === 'Unexpected end of multipart data'
+      ? 'Part terminated early due to unexpected end of multipart data'
+      : message,
+  );
+};
 
 /**
  * @typedef {object} MultipartFile
  * @property {string} mimeType The part's type as busboy reads it: `type/subtype` lower-cased, `text/plain` without one.
  * @property {string | undefined} filename
  * @property {Record<string, string>} fields The fields sent before the file. A name sent twice is absent: hosted reads
- *   `fields[name].value`, and @fastify/multipart makes a repeated name an array.
+ *   `fields[name].value`, and fastify-multipart makes a repeated name an array.
  * @property {import('node:stream').Readable} stream The file's bytes, at most `fileSize` of them.
  * @property {() => boolean} truncated Whether the file was longer than `fileSize` (known once `stream` has ended).
  * @property {(...dest: NodeJS.WritableStream[]) => Promise<void>} pipeTo Streams the file through `dest`; a body that
@@ -36,7 +45,7 @@ const hostedError = (/** @type {Error} */ err) => new MultipartError(HOSTED_WORD
  */
 
 /**
- * Reads a multipart/form-data request up to its first file part, as @fastify/multipart's
+ * Reads a multipart/form-data request up to its first file part, as fastify-multipart's
  * request.file() does: fields before it are collected, fields and files after it are not read.
  * Resolves null when the body has no file part (hosted: 'No content provided'); rejects with a
  * MultipartError for a body hosted cannot parse (no boundary, broken framing, more than 10
@@ -76,7 +85,7 @@ export function readMultipartFile(req, headers, { fileSize }) {
       stopReading();
       if (settled) {
         // After the file was handed over, only a break inside the file itself matters.
-        if (file && !file.readableEnded && !file.destroyed) file.destroy(err);
+        if (file && !file.readableEnded && !file.destroyed) file.destroy(fileCut(err));
         return;
       }
       settled = true;
@@ -129,7 +138,7 @@ export function readMultipartFile(req, headers, { fileSize }) {
           try {
             await pipeline(stream, ...dest);
           } catch (err) {
-            throw broken ? hostedError(/** @type {Error} */ (err)) : err;
+            throw broken ? fileCut(/** @type {Error} */ (err)) : err;
           }
         },
         discard: () => {
