@@ -284,6 +284,9 @@ export function createStorageService({ db, withClaims, root }) {
         return r.rows[0];
       });
       return { Id: row.id, Key: `${bucketId}/${name}` };
+    } catch (err) {
+      body.discard();
+      throw err;
     } finally {
       await rm(tmp, { force: true });
     }
