@@ -4,7 +4,7 @@ import { bundles } from '../src/content/bundles';
 import { landing } from '../src/content/landing';
 import { site } from '../src/content/site';
 import { e2eEnv } from './env';
-import { expect, signInAs, test } from './fixtures';
+import { expect, signInAs, test, waitForHydration } from './fixtures';
 
 // The public pages are prerendered by the build (scripts/vite-prerender.mjs): readable, with
 // working links, before (and without) any script; then hydrated without a complaint.
@@ -80,13 +80,12 @@ test.describe('with JavaScript disabled', () => {
 });
 
 /**
- * Resolves once React has hydrated the page. The HTML as served has the page's head tags
- * before its inlined stylesheet; the app's first effects replace them, appending the new
- * ones after it. Effects run after the commit, which is where React reports a mismatch.
+ * Resolves once React has hydrated the page (see waitForHydration). The HTML as served has
+ * the page's head tags before its inlined stylesheet; the app's first effects replace them,
+ * appending the new ones after it. Effects run after the commit, which is where React
+ * reports a mismatch.
  */
-async function hydrated(page: Page) {
-  await expect(page.locator('head > style ~ [data-page-head]').first()).toBeAttached();
-}
+const hydrated = waitForHydration;
 
 for (const { path, heading } of pages) {
   test(`${path} hydrates with no console error or warning`, async ({ page }) => {
@@ -118,7 +117,8 @@ test('a signed-in subscriber’s prerendered page hydrates cleanly, then shows t
   // The HTML says "Sign In" (it was rendered for a visitor); hydration must agree with it,
   // then the stored session takes over.
   await page.goto('/bundles');
-  await hydrated(page);
+  // A returning member's page starts the app by itself: no action needed.
+  await hydrated(page, { act: false });
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toHaveCount(0);
   expect(complaints).toEqual([]);

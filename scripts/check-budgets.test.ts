@@ -8,6 +8,7 @@ import {
   formatReport,
   gzipSize,
   htmlTags,
+  firstLoadChunks,
   initialChunks,
   packageOf,
   renderBlocking,
@@ -51,6 +52,30 @@ describe('checkBudgets on a lean build', () => {
     expect(home?.css).toBe(gzipSize(inline));
   });
 
+  it('measures the first-load JavaScript: the entry and its static imports, the same on every page', () => {
+    const read = (file: string) => readFileSync(path.join(lean, file));
+    const { measurements } = checkBudgets({ distDir: lean });
+    const boot = gzipSize(read('assets/entry.js')) + gzipSize(read('assets/react.js'));
+    expect(measurements.map((m) => [m.route, m.firstLoad])).toEqual([
+      ['/', boot],
+      ['/bundles', boot],
+      ['/upgrade', boot],
+      ['/auth', boot],
+    ]);
+  });
+
+  it('fails when the first-load JavaScript outgrows its budget', () => {
+    const result = checkBudgets({
+      distDir: lean,
+      budgets: { ...BUDGETS, firstLoad: { ...BUDGETS.firstLoad, '/': 10 } },
+    });
+    expect(messages(result, 'js')).toEqual([
+      expect.stringMatching(
+        /^\/: first-load JavaScript \(assets\/entry\.js, assets\/react\.js\) [\d.]+ kB > budget 0\.0 kB/,
+      ),
+    ]);
+  });
+
   it('counts a linked stylesheet as the page’s CSS', () => {
     const home = checkBudgets({ distDir: heavy }).measurements.find((m) => m.route === '/');
     expect(home?.css).toBe(gzipSize(readFileSync(path.join(heavy, 'assets/app.css'), 'utf8')));
@@ -58,6 +83,7 @@ describe('checkBudgets on a lean build', () => {
 
   it('fails, naming the page and the figure, when a page outgrows a budget', () => {
     const tiny = {
+      ...BUDGETS,
       js: { ...BUDGETS.js, '/bundles': 10 },
       css: { ...BUDGETS.css, '/auth': 10 },
       html: { ...BUDGETS.html, '/': 10 },
@@ -171,6 +197,21 @@ describe('the module → chunk map', () => {
     };
     expect(initialChunks(map, 'src/app/routes/r.tsx')).toEqual(['deep.js', 'e.js', 'r.js', 'rx.js', 'shared.js']);
     expect(initialChunks(map, 'src/app/routes/home.tsx')).toEqual(['deep.js', 'e.js', 'shared.js']);
+  });
+
+  it('counts the app’s chunk, which the boot script imports, as hydrating every route, but not as first load', () => {
+    const map = {
+      version: 1 as const,
+      chunks: {
+        'boot.js': chunk({ isEntry: true, dynamicImports: ['start.js'] }),
+        'start.js': chunk({ isDynamicEntry: true, facadeModuleId: 'src/app/start.tsx', imports: ['react.js'] }),
+        'react.js': chunk({}),
+        'r.js': chunk({ isDynamicEntry: true, facadeModuleId: 'src/app/routes/r.tsx', imports: ['react.js'] }),
+      },
+    };
+    expect(firstLoadChunks(map)).toEqual(['boot.js']);
+    expect(initialChunks(map, 'src/app/routes/home.tsx')).toEqual(['boot.js', 'react.js', 'start.js']);
+    expect(initialChunks(map, 'src/app/routes/r.tsx')).toEqual(['boot.js', 'r.js', 'react.js', 'start.js']);
   });
 
   it('records a bundle’s chunks with root-relative module names, leaving out code tree-shaken to nothing', () => {

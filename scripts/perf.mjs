@@ -9,6 +9,7 @@
 //   npm run perf -- --runs 1         one run, while working on it
 //   npm run perf -- --pages /,/auth  some pages only
 //   npm run perf -- --json out.json  also write every run's figures
+//   PERF_LHR_DIR=dir npm run perf    also keep each run's whole Lighthouse report there
 //
 // Ports: PERF_SITE_PORT (default 4180) and PERF_STANDIN_PORT (default 54330).
 import { spawn } from 'node:child_process';
@@ -331,6 +332,11 @@ async function main() {
           if (lhr.runtimeError) throw new Error(`${spec.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
           if (spec.signedIn && !new URL(lhr.finalDisplayedUrl).pathname.startsWith(spec.path)) {
             throw new Error(`${spec.path} ended at ${lhr.finalDisplayedUrl}: the session did not take`);
+          }
+          // PERF_LHR_DIR=dir keeps each run's whole report (long tasks, bootup time) to study.
+          if (process.env.PERF_LHR_DIR) {
+            const name = `${spec.path.replace(/\W+/g, '_') || 'root'}-${i + 1}.json`;
+            writeFileSync(path.join(process.env.PERF_LHR_DIR, name), JSON.stringify(lhr));
           }
           const figures = figuresOf(lhr);
           entry.runs.push(figures);

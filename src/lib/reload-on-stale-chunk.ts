@@ -67,3 +67,16 @@ export function reloadOnceFor(error: unknown, href: string, target: Window = win
   else target.location.assign(href);
   return true;
 }
+
+/**
+ * Whether this page is the reload `reloadOnceFor` made: the app was running in this tab a
+ * moment ago, so it starts again at once rather than waiting for the visitor to act.
+ */
+export function isChunkReload(target: Window = window): boolean {
+  const here = target.location.pathname + target.location.search + target.location.hash;
+  try {
+    return target.sessionStorage.getItem(RELOADED_FOR_KEY) === here;
+  } catch {
+    return false;
+  }
+}

@@ -106,6 +106,22 @@ describe('AuthView', () => {
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
   });
 
+  it('signs in with what the fields show, also text typed before the app took over the page', async () => {
+    const { user, calls } = setup();
+    // Typed into the prerendered form before hydration: in the fields, no change event seen.
+    const email = screen.getByLabelText<HTMLInputElement>('Email');
+    const password = screen.getByLabelText<HTMLInputElement>('Password');
+    email.value = 'early@example.com';
+    password.value = 'secret1';
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+
+    expect(calls.signIn).toEqual([{ email: 'early@example.com', password: 'secret1' }]);
+    // Another render does not wipe them.
+    expect(await screen.findByText('Welcome back!')).toBeInTheDocument();
+    expect(email).toHaveValue('early@example.com');
+    expect(password).toHaveValue('secret1');
+  });
+
   it('shows the provider message when sign-in fails and does not hand over', async () => {
     const { user, calls } = setup({ onSignIn: () => Promise.reject(new Error('Invalid login credentials')) });
     await fill(user, 'writer@example.com', 'secret1');

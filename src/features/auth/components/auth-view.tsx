@@ -46,8 +46,8 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
   // One e-mail for both tabs: after "Account created!" the Sign In tab already has it.
   const [email, setEmail] = useState('');
 
-  async function submit(mode: Mode, password: string) {
-    const check = checkCredentials({ email, password });
+  async function submit(mode: Mode, credentials: Credentials) {
+    const check = checkCredentials(credentials);
     if (!check.ok) {
       toast.error('Validation error', { description: check.message });
       return;
@@ -114,7 +114,7 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
                   email={email}
                   onEmailChange={setEmail}
                   busy={busy}
-                  onSubmit={(password) => void submit('sign-in', password)}
+                  onSubmit={(credentials) => void submit('sign-in', credentials)}
                   onForgot={() => setForgot('open')}
                   focusForgot={forgot === 'returned'}
                 />
@@ -126,7 +126,7 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
                 email={email}
                 onEmailChange={setEmail}
                 busy={busy}
-                onSubmit={(password) => void submit('sign-up', password)}
+                onSubmit={(credentials) => void submit('sign-up', credentials)}
               />
             </TabsContent>
           </Tabs>
@@ -187,7 +187,7 @@ function CredentialsForm({
   email: string;
   onEmailChange: (email: string) => void;
   busy: Mode | null;
-  onSubmit: (password: string) => void;
+  onSubmit: (credentials: Credentials) => void;
   onForgot?: () => void;
   /** Back from "Forgot password?" (this form mounted again): focus the control that left. */
   focusForgot?: boolean;
@@ -197,14 +197,22 @@ function CredentialsForm({
     if (focusForgot) forgotButton.current?.focus();
   }, [focusForgot]);
   const id = useId();
-  const [password, setPassword] = useState('');
   const isBusy = busy === mode;
   const text = copy[mode];
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    onSubmit(password);
+    // The fields are the record (uncontrolled): what they show is what was typed, also before
+    // the app took over the prerendered form, which React would otherwise overwrite.
+    const fields = event.currentTarget.elements;
+    const typed = (name: string) => {
+      const field = fields.namedItem(name);
+      return field instanceof HTMLInputElement ? field.value : '';
+    };
+    const credentials = { email: typed('email'), password: typed('password') };
+    if (credentials.email !== email) onEmailChange(credentials.email);
+    onSubmit(credentials);
   }
 
   return (
@@ -219,7 +227,7 @@ function CredentialsForm({
           name="email"
           autoComplete="email"
           required
-          value={email}
+          defaultValue={email}
           onChange={(event) => onEmailChange(event.target.value)}
           placeholder="you@example.com"
         />
@@ -234,8 +242,6 @@ function CredentialsForm({
           required
           minLength={mode === 'sign-up' ? 6 : undefined}
           aria-describedby={mode === 'sign-up' ? `${id}-hint` : undefined}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
         />
         {mode === 'sign-up' && (
           <p id={`${id}-hint`} className="text-sm text-slate-700">

@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { holdInteractions, onFirstIntent } from './hydrate-on-intent';
+
+afterEach(() => {
+  document.body.innerHTML = '';
+  document.documentElement.style.cursor = '';
+});
+
+function page(html: string) {
+  const root = document.createElement('div');
+  root.innerHTML = html;
+  document.body.append(root);
+  return root;
+}
+
+describe('onFirstIntent', () => {
+  it('calls back once, on the first action, and not before', () => {
+    let calls = 0;
+    onFirstIntent(() => (calls += 1));
+    expect(calls).toBe(0);
+    window.dispatchEvent(new Event('load'));
+    expect(calls).toBe(0);
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, key: 'Shift' }));
+    expect(calls).toBe(1);
+    document.body.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    window.dispatchEvent(new Event('scroll'));
+    expect(calls).toBe(1);
+  });
+
+  it('hears focus moving into the page (a keyboard user tabbing in)', () => {
+    const root = page('<a href="/x">x</a>');
+    let calls = 0;
+    onFirstIntent(() => (calls += 1));
+    root.querySelector('a')!.focus();
+    expect(calls).toBe(1);
+  });
+
+  it('can be cancelled', () => {
+    let calls = 0;
+    const cancel = onFirstIntent(() => (calls += 1));
+    cancel();
+    window.dispatchEvent(new Event('scroll'));
+    expect(calls).toBe(0);
+  });
+});
+
+describe('holdInteractions', () => {
+  it('keeps a click on a button from the page and the app, and replays it as a tap on release', () => {
+    const root = page('<button type="button">Play</button>');
+    const button = root.querySelector('button')!;
+    const seen: string[] = [];
+    for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+      root.addEventListener(type, () => seen.push(type));
+    }
+    const held = holdInteractions(root);
+
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    button.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    expect(seen).toEqual([]);
+    expect(held.pending()).toBe(true);
+    expect(button).toHaveAttribute('aria-busy', 'true');
+    expect(document.documentElement.style.cursor).toBe('progress');
+
+    held.release();
+    expect(seen).toEqual(['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']);
+    expect(button).not.toHaveAttribute('aria-busy');
+    expect(document.documentElement.style.cursor).toBe('');
+    expect(held.pending()).toBe(false);
+
+    // Released: clicks go straight through, and a second release replays nothing.
+    seen.length = 0;
+    button.click();
+    held.release();
+    expect(seen).toEqual(['click']);
+  });
+
+  it('holds a submit (it must not post the prerendered form) and submits through the app on release', () => {
+    const root = page('<form method="post"><input name="email" value="a@b.c"><button>Sign In</button></form>');
+    const form = root.querySelector('form')!;
+    const submits: string[] = [];
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      submits.push(new FormData(form).get('email') as string);
+    });
+    const held = holdInteractions(root);
+    root.querySelector('button')!.click();
+    expect(submits).toEqual([]);
+
+    held.release();
+    expect(submits).toEqual(['a@b.c']);
+  });
+
+  it('replays only the last button clicked', () => {
+    const root = page('<button type="button">One</button><button type="button">Two</button>');
+    const clicked: string[] = [];
+    root.addEventListener('click', (event) => clicked.push((event.target as HTMLElement).textContent ?? ''));
+    const held = holdInteractions(root);
+    const [one, two] = root.querySelectorAll('button');
+    one!.click();
+    two!.click();
+    expect(one).not.toHaveAttribute('aria-busy');
+    held.release();
+    expect(clicked).toEqual(['Two']);
+  });
+
+  it('leaves links (they work without the app) and whatever is outside the page alone', () => {
+    const root = page('<a href="#there">There</a>');
+    const outside = document.createElement('button');
+    document.body.append(outside);
+    const held = holdInteractions(root);
+
+    const onLink = new MouseEvent('click', { bubbles: true, cancelable: true });
+    root.querySelector('a')!.dispatchEvent(onLink);
+    const onOutside = new MouseEvent('click', { bubbles: true, cancelable: true });
+    outside.dispatchEvent(onOutside);
+    expect(onLink.defaultPrevented).toBe(false);
+    expect(onOutside.defaultPrevented).toBe(false);
+    expect(held.pending()).toBe(false);
+    held.release();
+  });
+
+  it('does not replay onto a button the app has removed', () => {
+    const root = page('<button type="button">Gone</button>');
+    const button = root.querySelector('button')!;
+    let clicks = 0;
+    button.addEventListener('click', () => (clicks += 1));
+    const held = holdInteractions(root);
+    button.click();
+    button.remove();
+    held.release();
+    expect(clicks).toBe(0);
+  });
+});
