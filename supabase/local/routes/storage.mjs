@@ -136,17 +136,18 @@ export function storageRoutes(storage) {
     return download(c, bucketId, await storage.callerObject(caller(c), bucketId, name));
   });
 
-  // Signed download URLs: the bucket must exist whatever the method.
+  // Signed download URLs: the bucket must exist whatever the method (other methods go on to the
+  // object routes, with `sign` for a bucket name).
   app.all('/object/sign/*', async (c, next) => {
-    const [bucketId, name] = target(c, 2);
-    await storage.bucketOr404(bucketId);
-    const method = c.req.method;
-    if (method === 'GET' || method === 'HEAD')
-      return download(c, bucketId, await storage.signedObject(bucketId, name, urlOf(c).searchParams.get('token')));
-    if (method === 'POST' && name === '') return ok(await storage.signMany(caller(c), bucketId, readJson(c)));
-    if (method === 'POST') return ok(await storage.signOne(caller(c), bucketId, name, readJson(c)));
-    return next();
+    await storage.bucketOr404(target(c, 2)[0]);
+    await next();
   });
+  app.get('/object/sign/*', async (c) => {
+    const [bucketId, name] = target(c, 2);
+    return download(c, bucketId, await storage.signedObject(bucketId, name, urlOf(c).searchParams.get('token')));
+  });
+  app.post('/object/sign/:bucket', async (c) => ok(await storage.signMany(caller(c), target(c, 2)[0], readJson(c))));
+  app.post('/object/sign/:bucket/*', async (c) => ok(await storage.signOne(caller(c), ...target(c, 2), readJson(c))));
 
   app.post('/object/list/:bucket', async (c) =>
     ok(await storage.list(caller(c)(), /** @type {string} */ (segs(c)[2]), await readJson(c)())),
