@@ -1,5 +1,5 @@
 // Small HTTP helpers shared by the stand-in's services: body reading with a size cap, JSON
-// answers, and an error type that carries the exact status and JSON body to send.
+// answers, the CORS headers, and an error type that carries the exact status and JSON body to send.
 
 /** An error answered as `status` with `body` (already in the shape of the service that threw). */
 export class HttpError extends Error {
@@ -15,6 +15,18 @@ export class HttpError extends Error {
     this.headers = headers;
   }
 }
+
+/**
+ * The CORS headers Kong's cors plugin puts on every answer of `supabase start` (routes/cors.mjs
+ * sets hono/cors to these).
+ */
+export const CORS_HEADERS = Object.freeze({
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  'Access-Control-Expose-Headers':
+    'Content-Range, Content-Disposition, Content-Length, Content-Type, ETag, Location, Range-Unit, Preference-Applied, X-Total-Count, X-Supabase-Api-Version, Link',
+  'Access-Control-Max-Age': '86400',
+});
 
 /**
  * Reads the whole request body, refusing more than `limit` bytes with a 413 (checked both

@@ -10,8 +10,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { attachmentDisposition, headerValueOrNull, HttpError, MAX_JSON_DEPTH, parseJson, readBody } from './http.mjs';
+import {
+  attachmentDisposition,
+  CORS_HEADERS,
+  headerValueOrNull,
+  HttpError,
+  MAX_JSON_DEPTH,
+  parseJson,
+  readBody,
+} from './http.mjs';
 import { JwtError, signJwt, verifyJwt } from './keys.mjs';
 import { isBadInputPgError, isPgError } from './pg-errors.mjs';
 
@@ -213,6 +220,7 @@ export function createStorageService({ db, withClaims, root }) {
     // default instead of throwing half-way through the answer.
     /** @type {Record<string, string>} */
     const headers = {
+      ...CORS_HEADERS,
       'Content-Type': headerValueOrNull(meta.mimetype) ?? 'application/octet-stream',
       'Content-Length': String(info.size),
       'Cache-Control': headerValueOrNull(meta.cacheControl) ?? 'no-cache',
@@ -224,8 +232,8 @@ export function createStorageService({ db, withClaims, root }) {
       headers['Content-Disposition'] = attachmentDisposition(wanted);
     }
     if (method === 'HEAD') return new Response(null, { status: 200, headers });
-    const body = /** @type {ReadableStream} */ (Readable.toWeb(createReadStream(file)));
-    return new Response(body, { status: 200, headers });
+    // Cancelling the web stream (the client went away) destroys the file stream.
+    return new Response(ReadableStream.from(createReadStream(file)), { status: 200, headers });
   }
 
   /**

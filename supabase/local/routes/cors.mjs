@@ -1,12 +1,12 @@
 // CORS as Kong's cors plugin answers it in front of `supabase start`, on hono/cors: any origin,
 // the requested headers echoed back on a preflight, the headers supabase-js reads exposed.
 import { cors } from 'hono/cors';
+import { CORS_HEADERS } from '../http.mjs';
 
-/** One string each, so hono/cors sends them exactly as written (it joins list entries with ","). */
-const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
-const EXPOSE_HEADERS =
-  'Content-Range, Content-Disposition, Content-Length, Content-Type, ETag, Location, Range-Unit, Preference-Applied, X-Total-Count, X-Supabase-Api-Version, Link';
-const MAX_AGE = 86400;
+// One string each, so hono/cors sends them exactly as written (it joins list entries with ",").
+const ALLOW_METHODS = CORS_HEADERS['Access-Control-Allow-Methods'];
+const EXPOSE_HEADERS = CORS_HEADERS['Access-Control-Expose-Headers'];
+const MAX_AGE = Number(CORS_HEADERS['Access-Control-Max-Age']);
 /** Allowed on a preflight that names no headers: the ones supabase-js sends. */
 const DEFAULT_ALLOW_HEADERS =
   'authorization, x-client-info, apikey, content-type, x-upsert, prefer, accept-profile, content-profile, range, x-supabase-api-version, cache-control';
