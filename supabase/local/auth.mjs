@@ -715,138 +715,126 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
   }
 
   /**
-   * Serves /auth/v1/<path>. Returns `{ status, body?, headers?, redirect? }` or throws HttpError.
-   * @param {import('node:http').IncomingMessage} req
+   * Auth's answer to an error from an endpoint: anything Postgres refuses because of the data
+   * sent (an invalid byte, a value out of range, a statement too complex) is the caller's error,
+   * 400, not 500; two requests racing for one address get what GoTrue's check would answer.
+   * @param {unknown} err
    */
-  async function handle(req, path, url, rawReadJson, token) {
-    // NUL cannot be stored in Postgres text or jsonb: refused up front, in the query string and
-    // anywhere in a JSON body, with GoTrue's validation error (not a database error later).
+  function asAuthError(err) {
+    if (isBadInputPgError(err))
+      return authError(400, 'validation_failed', `Invalid input: ${/** @type {Error} */ (err).message}`);
+    const e = /** @type {any} */ (err);
+    if (e?.code === '23505' && /email/.test(`${e.constraint ?? ''} ${e.detail ?? ''}`)) return emailExists();
+    return err;
+  }
+
+  /**
+   * NUL cannot be stored in Postgres text or jsonb: refused up front, in the query string and
+   * anywhere in a JSON body, with GoTrue's validation error (not a database error later).
+   * @param {URL} url
+   */
+  function refuseNulQuery(url) {
     for (const [k, v] of url.searchParams) {
       if (k.includes('\0') || v.includes('\0')) throw authError(400, 'validation_failed', NUL_MSG);
     }
-    const readJson = async () => {
-      const body = await rawReadJson();
-      if (containsNul(body)) throw authError(400, 'validation_failed', NUL_MSG);
-      return body;
-    };
+  }
+
+  /** @param {unknown} body */
+  function refuseNulBody(body) {
+    if (containsNul(body)) throw authError(400, 'validation_failed', NUL_MSG);
+    return body;
+  }
+
+  const health = () => ({ version: 'local-stand-in', name: 'GoTrue', description: 'local stand-in for GoTrue' });
+
+  const settings = () => ({
+    external: { email: true, phone: false },
+    disable_signup: false,
+    mailer_autoconfirm: true,
+    phone_autoconfirm: false,
+    sms_provider: '',
+    saml_enabled: false,
+  });
+
+  /** POST /token?grant_type=password|refresh_token */
+  async function token(grant, body) {
+    if (grant === 'password') return passwordGrant(await body());
+    if (grant === 'refresh_token') return refreshGrant(await body());
+    throw authError(400, 'validation_failed', 'unsupported_grant_type');
+  }
+
+  /** GET /user */
+  async function getUser(token) {
+    return userJson((await currentUser(token)).user);
+  }
+
+  /** POST /verify: a token hash, or e-mail + code, as JSON; answers a session. */
+  async function verify(body) {
+    const b = /** @type {any} */ (body) ?? {};
+    const { session } = await consumeToken(String(b.type ?? ''), {
+      tokenHash: b.token_hash,
+      email: b.email,
+      otp: b.token,
+    });
+    return session;
+  }
+
+  /**
+   * GET /verify: the e-mailed link. Answers where to send the browser: `redirect_to` (checked
+   * again, as whoever holds the link can edit it) with a session, or GoTrue's error, in the fragment.
+   * @param {URL} url
+   * @returns {Promise<string>}
+   */
+  async function followLink(url) {
+    const type = url.searchParams.get('type') ?? 'recovery';
     try {
-      return await serve(req, path, url, readJson, token);
+      const { session, redirectTo } = await consumeToken(type, { tokenHash: url.searchParams.get('token') ?? '' });
+      const asked = url.searchParams.get('redirect_to');
+      const target = asked ? safeRedirect(asked, siteUrl) : safeRedirect(redirectTo, siteUrl);
+      const fragment = new URLSearchParams({
+        access_token: session.access_token,
+        expires_at: String(session.expires_at),
+        expires_in: String(session.expires_in),
+        refresh_token: session.refresh_token,
+        token_type: 'bearer',
+        type,
+      });
+      return `${target}#${fragment}`;
     } catch (err) {
-      // Anything else Postgres refuses because of the data sent (an invalid byte, a value out
-      // of range, a statement too complex) is the caller's error: 400, not 500.
-      if (isBadInputPgError(err))
-        throw authError(400, 'validation_failed', `Invalid input: ${/** @type {Error} */ (err).message}`);
-      // Two requests racing for one address: the unique index answers as GoTrue's check would.
+      if (!(err instanceof HttpError)) throw err;
+      // GoTrue's prepErrorRedirectURL: the OAuth error for the status, then its own code and message.
+      const target = safeRedirect(url.searchParams.get('redirect_to'), siteUrl);
       const e = /** @type {any} */ (err);
-      if (e?.code === '23505' && /email/.test(`${e.constraint ?? ''} ${e.detail ?? ''}`)) throw emailExists();
-      throw err;
+      const fragment = new URLSearchParams({
+        error: err.status === 403 ? 'access_denied' : 'invalid_request',
+        error_code: e.authCode ?? 'otp_expired',
+        error_description: e.body?.msg ?? 'Email link is invalid or has expired',
+      });
+      return `${target}#${fragment}`;
     }
   }
 
-  async function serve(req, path, url, readJson, token) {
-    const method = req.method ?? 'GET';
-    const route = `${method} /${path.replace(/\/+$/, '')}`;
-    const admin = /^\/?admin\/users(?:\/([^/]+))?$/.exec(path.replace(/\/+$/, ''));
-    if (admin) {
-      await requireAdmin(token);
-      let id = null;
-      if (admin[1]) {
-        try {
-          id = decodeURIComponent(admin[1]);
-        } catch {
-          throw authError(404, 'user_not_found', 'User not found');
-        }
-      }
-      if (!id && method === 'GET') {
-        const { body, headers } = await adminList(url);
-        return { status: 200, body, headers };
-      }
-      if (!id && method === 'POST') return { status: 200, body: await adminCreate(await readJson()) };
-      if (id && method === 'GET') return { status: 200, body: await adminGet(id) };
-      if (id && method === 'PUT') return { status: 200, body: await adminUpdate(id, await readJson()) };
-      if (id && method === 'DELETE') return { status: 200, body: await adminDelete(id) };
-      throw authError(405, 'method_not_allowed', 'Method not allowed');
-    }
-    switch (route) {
-      case 'GET /health':
-        return {
-          status: 200,
-          body: { version: 'local-stand-in', name: 'GoTrue', description: 'local stand-in for GoTrue' },
-        };
-      case 'GET /settings':
-        return {
-          status: 200,
-          body: {
-            external: { email: true, phone: false },
-            disable_signup: false,
-            mailer_autoconfirm: true,
-            phone_autoconfirm: false,
-            sms_provider: '',
-            saml_enabled: false,
-          },
-        };
-      case 'POST /signup':
-        return { status: 200, body: await signup(await readJson()) };
-      case 'POST /token': {
-        const grant = url.searchParams.get('grant_type');
-        if (grant === 'password') return { status: 200, body: await passwordGrant(await readJson()) };
-        if (grant === 'refresh_token') return { status: 200, body: await refreshGrant(await readJson()) };
-        throw authError(400, 'validation_failed', 'unsupported_grant_type');
-      }
-      case 'GET /user':
-        return { status: 200, body: userJson((await currentUser(token)).user) };
-      case 'PUT /user':
-        return { status: 200, body: await updateUser(token, await readJson()) };
-      case 'POST /logout':
-        await logout(token, url.searchParams.get('scope') ?? 'global');
-        return { status: 204 };
-      case 'POST /recover':
-        return { status: 200, body: await recover(await readJson(), url.searchParams.get('redirect_to')) };
-      case 'POST /invite':
-        await requireAdmin(token);
-        return { status: 200, body: await invite(await readJson(), url.searchParams.get('redirect_to')) };
-      case 'POST /verify': {
-        const b = /** @type {any} */ (await readJson()) ?? {};
-        const { session } = await consumeToken(String(b.type ?? ''), {
-          tokenHash: b.token_hash,
-          email: b.email,
-          otp: b.token,
-        });
-        return { status: 200, body: session };
-      }
-      case 'GET /verify': {
-        const type = url.searchParams.get('type') ?? 'recovery';
-        try {
-          const { session, redirectTo } = await consumeToken(type, { tokenHash: url.searchParams.get('token') ?? '' });
-          // The link's redirect_to can be edited by whoever holds it: checked again here.
-          const asked = url.searchParams.get('redirect_to');
-          const target = asked ? safeRedirect(asked, siteUrl) : safeRedirect(redirectTo, siteUrl);
-          const fragment = new URLSearchParams({
-            access_token: session.access_token,
-            expires_at: String(session.expires_at),
-            expires_in: String(session.expires_in),
-            refresh_token: session.refresh_token,
-            token_type: 'bearer',
-            type,
-          });
-          return { status: 303, redirect: `${target}#${fragment}` };
-        } catch (err) {
-          if (!(err instanceof HttpError)) throw err;
-          // GoTrue's prepErrorRedirectURL: the OAuth error for the status, then its own code and message.
-          const target = safeRedirect(url.searchParams.get('redirect_to'), siteUrl);
-          const e = /** @type {any} */ (err);
-          const fragment = new URLSearchParams({
-            error: err.status === 403 ? 'access_denied' : 'invalid_request',
-            error_code: e.authCode ?? 'otp_expired',
-            error_description: e.body?.msg ?? 'Email link is invalid or has expired',
-          });
-          return { status: 303, redirect: `${target}#${fragment}` };
-        }
-      }
-      default:
-        throw authError(404, 'not_found', 'Not Found');
-    }
-  }
-
-  return { handle, inbox };
+  return {
+    asAuthError,
+    refuseNulQuery,
+    refuseNulBody,
+    health,
+    settings,
+    signup,
+    token,
+    getUser,
+    updateUser,
+    logout,
+    recover,
+    invite,
+    verify,
+    followLink,
+    requireAdmin,
+    adminList,
+    adminCreate,
+    adminGet,
+    adminUpdate,
+    adminDelete,
+    inbox,
+  };
 }

@@ -55,13 +55,16 @@ export function readFunctionsConfig(toml) {
   return out;
 }
 
-function send(res, status, body) {
+/** The edge runtime's own answers: JSON, or plain text for a string. */
+function answer(status, body) {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json',
-    'Content-Length': Buffer.byteLength(text),
+  return new Response(text, {
+    status,
+    headers: {
+      'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json',
+      'Content-Length': String(Buffer.byteLength(text)),
+    },
   });
-  res.end(text);
 }
 
 /**
@@ -201,25 +204,27 @@ export function createFunctionsService({
   }
 
   /**
+   * Serves `/functions/v1/<name>[/…]`: the runtime's own refusals come back as a Response;
+   * otherwise the request is proxied to the function's Deno process, which answers on `res`
+   * directly (streamed both ways), and null comes back.
    * @param {import('node:http').IncomingMessage} req
    * @param {import('node:http').ServerResponse} res
    * @param {string} sub  the path after /functions/v1/
    * @param {URL} url
+   * @returns {Promise<Response | null>}
    */
-  async function handle(req, res, sub, url) {
+  async function serve(req, res, sub, url) {
     const name = sub.split('/')[0] ?? '';
     const known = /^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name) && existsSync(path.join(functionsDir, name, 'index.ts'));
     if (!known || closed) {
       req.resume();
-      send(res, 404, 'Function not found');
-      return;
+      return answer(404, 'Function not found');
     }
     if (req.method !== 'OPTIONS' && (config.get(name)?.verifyJwt ?? true)) {
       const error = await jwtError(req);
       if (error) {
         req.resume();
-        send(res, 401, { msg: error });
-        return;
+        return answer(401, { msg: error });
       }
     }
     let port;
@@ -228,8 +233,7 @@ export function createFunctionsService({
     } catch (err) {
       log(`[functions/${name}] ${err instanceof Error ? err.message : err}`);
       req.resume();
-      send(res, 503, { code: 'BOOT_ERROR', message: 'Worker failed to boot (please check logs)' });
-      return;
+      return answer(503, { code: 'BOOT_ERROR', message: 'Worker failed to boot (please check logs)' });
     }
     await new Promise((resolve) => {
       const headers = { ...req.headers, host: `127.0.0.1:${port}` };
@@ -244,12 +248,18 @@ export function createFunctionsService({
       );
       upstream.on('error', () => {
         if (!res.headersSent) {
-          send(res, 500, { code: 'WORKER_ERROR', message: 'Function exited due to an error (please check logs)' });
+          const text = JSON.stringify({
+            code: 'WORKER_ERROR',
+            message: 'Function exited due to an error (please check logs)',
+          });
+          res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+          res.end(text);
         } else res.destroy();
         resolve(undefined);
       });
       req.pipe(upstream);
     });
+    return null;
   }
 
   /** Stops every Deno process and waits until each has exited. */
@@ -271,5 +281,5 @@ export function createFunctionsService({
   /** Process ids of the running Deno children (tests check none outlives close()). */
   const pids = () => [...workers.values()].flatMap(({ child }) => (child.pid ? [child.pid] : []));
 
-  return { handle, close, pids };
+  return { serve, close, pids };
 }

@@ -1,5 +1,5 @@
 // Small HTTP helpers shared by the stand-in's services: body reading with a size cap, JSON
-// answers, CORS, and an error type that carries the exact status and JSON body to send.
+// answers, the CORS headers, and an error type that carries the exact status and JSON body to send.
 
 /** An error answered as `status` with `body` (already in the shape of the service that threw). */
 export class HttpError extends Error {
@@ -16,25 +16,17 @@ export class HttpError extends Error {
   }
 }
 
-export const CORS_HEADERS = {
+/**
+ * The CORS headers Kong's cors plugin puts on every answer of `supabase start` (routes/cors.mjs
+ * sets hono/cors to these).
+ */
+export const CORS_HEADERS = Object.freeze({
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
   'Access-Control-Expose-Headers':
     'Content-Range, Content-Disposition, Content-Length, Content-Type, ETag, Location, Range-Unit, Preference-Applied, X-Total-Count, X-Supabase-Api-Version, Link',
   'Access-Control-Max-Age': '86400',
-};
-
-/** Answers a CORS preflight: allow whatever headers the browser asks for (supabase-js sends several). */
-export function answerPreflight(req, res) {
-  res.writeHead(204, {
-    ...CORS_HEADERS,
-    'Access-Control-Allow-Headers':
-      req.headers['access-control-request-headers'] ||
-      'authorization, x-client-info, apikey, content-type, x-upsert, prefer, accept-profile, content-profile, range, x-supabase-api-version, cache-control',
-    Vary: 'Access-Control-Request-Headers',
-  });
-  res.end();
-}
+});
 
 /**
  * Reads the whole request body, refusing more than `limit` bytes with a 413 (checked both
@@ -152,24 +144,23 @@ export function attachmentDisposition(filename) {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-export function sendJson(res, status, body, headers = {}) {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
+/**
+ * A JSON answer as the stand-in's services send it: `application/json; charset=utf-8` and an
+ * explicit Content-Length, which a HEAD answer keeps (hono drops a HEAD answer's body).
+ * @param {number} status
+ * @param {unknown} body  undefined: no body
+ * @param {Record<string, string>} [headers]
+ */
+export function jsonResponse(status, body, headers = {}) {
   const text = body === undefined ? '' : JSON.stringify(body);
-  res.writeHead(status, {
-    ...CORS_HEADERS,
-    ...(text ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
-    'Content-Length': Buffer.byteLength(text),
-    ...headers,
+  return new Response(text === '' ? null : text, {
+    status,
+    headers: {
+      ...(text ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
+      'Content-Length': String(Buffer.byteLength(text)),
+      ...headers,
+    },
   });
-  res.end(text);
-}
-
-export function sendEmpty(res, status, headers = {}) {
-  res.writeHead(status, { ...CORS_HEADERS, ...headers });
-  res.end();
 }
 
 /** The bearer token of an Authorization header, or null. */

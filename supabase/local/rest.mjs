@@ -665,72 +665,45 @@ export function createRestService({ db, withClaims, schema }) {
     });
   }
 
+  /** GET /rest/v1/: the (empty) OpenAPI description. */
+  function openApi() {
+    return {
+      status: 200,
+      text: JSON.stringify({ swagger: '2.0', info: { title: 'local stand-in', version: '0' }, paths: {} }),
+      type: 'application/json',
+      headers: {},
+    };
+  }
+
   /**
-   * Serves `/rest/v1/<path>`; returns `{ status, text, type, headers }` or throws HttpError.
+   * /rpc/<name>: POST takes the arguments as JSON (`body`), GET and HEAD from the query string.
    * @param {import('node:http').IncomingMessage} req
    * @param {any} claims
-   * @param {string} path  the part after /rest/v1/
+   * @param {string} name
    * @param {URL} url
-   * @param {() => Promise<unknown>} readJson
+   * @param {unknown} [body]  POST only
    */
-  async function handle(req, claims, path, url, readJson) {
-    try {
-      return await route(req, claims, path, url, readJson);
-    } catch (err) {
-      // A Postgres error raised outside `run` (a catalog lookup, say) still gets PostgREST's
-      // status and body rather than a 500.
-      throw asRestError(err, claims);
-    }
+  async function callFunction(req, claims, name, url, body) {
+    if (req.method === 'POST') return rpc(req, claims, profileOf(req, true), name, body);
+    /** @type {Record<string, string>} */
+    const args = {};
+    for (const [k, v] of url.searchParams) if (!RESERVED_PARAMS.has(k)) args[k] = v;
+    const out = await rpc(req, claims, profileOf(req, false), name, args);
+    if (req.method === 'HEAD') out.text = '';
+    return out;
   }
 
-  async function route(req, claims, path, url, readJson) {
-    const method = req.method ?? 'GET';
-    let segments;
-    try {
-      segments = path.split('/').filter(Boolean).map(decodeURIComponent);
-    } catch {
-      throw restError(400, 'PGRST100', 'Invalid path specified in request URL: malformed percent-encoding');
-    }
-    if (segments.length === 0) {
-      return {
-        status: 200,
-        text: JSON.stringify({ swagger: '2.0', info: { title: 'local stand-in', version: '0' }, paths: {} }),
-        type: 'application/json',
-        headers: {},
-      };
-    }
-    if (segments[0] === 'rpc' && segments.length === 2) {
-      const name = /** @type {string} */ (segments[1]);
-      if (method === 'POST') return rpc(req, claims, profileOf(req, true), name, await readJson());
-      if (method === 'GET' || method === 'HEAD') {
-        /** @type {Record<string, string>} */
-        const args = {};
-        for (const [k, v] of url.searchParams) if (!RESERVED_PARAMS.has(k)) args[k] = v;
-        const out = await rpc(req, claims, profileOf(req, false), name, args);
-        if (method === 'HEAD') out.text = '';
-        return out;
-      }
-      throw restError(405, 'PGRST101', 'Only GET, HEAD and POST are allowed for functions');
-    }
-    if (segments.length !== 1) throw restError(404, 'PGRST125', `Invalid path specified in request URL`);
-    const name = /** @type {string} */ (segments[0]);
-    const write = !['GET', 'HEAD'].includes(method);
-    const table = await tableOr404(profileOf(req, write), name);
-    switch (method) {
-      case 'GET':
-        return select(req, claims, table, url, false);
-      case 'HEAD':
-        return select(req, claims, table, url, true);
-      case 'POST':
-        return insert(req, claims, table, url, await readJson());
-      case 'PATCH':
-        return update(req, claims, table, url, await readJson());
-      case 'DELETE':
-        return remove(req, claims, table, url);
-      default:
-        throw restError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
-    }
+  /**
+   * The table or view a request names, in the schema its profile header picks (a 404 for an
+   * unknown one, whatever the method).
+   * @param {import('node:http').IncomingMessage} req
+   * @param {string} name
+   */
+  function tableFor(req, name) {
+    return tableOr404(profileOf(req, !['GET', 'HEAD'].includes(req.method ?? 'GET')), name);
   }
 
-  return { handle };
+  // Each answers `{ status, text, type, headers }` or throws HttpError; a Postgres error raised
+  // outside `run` (a catalog lookup, say) goes through asRestError for PostgREST's status and body.
+  return { openApi, callFunction, tableFor, select, insert, update, remove, asRestError };
 }

@@ -9,32 +9,25 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAuthService, authErrorBody, AUTH_HEADERS, SITE_URL } from './auth.mjs';
+import { createApp } from './app.mjs';
+import { createAuthService, SITE_URL } from './auth.mjs';
 import { createDatabase, withClaims } from './db.mjs';
 import { createFunctionsService } from './functions.mjs';
-import { answerPreflight, bearerToken, CORS_HEADERS, HttpError, parseJson, readBody, sendJson } from './http.mjs';
-import { ANON_KEY, DEMO_ACCOUNTS, DEMO_PASSWORD, JwtError, SERVICE_ROLE_KEY, verifyJwt } from './keys.mjs';
+import { jsonResponse } from './http.mjs';
+import { ANON_KEY, DEMO_ACCOUNTS, DEMO_PASSWORD, SERVICE_ROLE_KEY } from './keys.mjs';
 import { createRealtimeService } from './realtime.mjs';
-import { createRestService, restError, SchemaCache } from './rest.mjs';
+import { createRestService, SchemaCache } from './rest.mjs';
 import { makeSampleFile, MIME_BY_EXTENSION, sampleResourceFiles } from './sample-files.mjs';
-import { createStorageService, objectFile, storageError } from './storage.mjs';
+import { createStorageService, objectFile } from './storage.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Default data folder (git-ignored): PGlite files in db/, object bytes in storage/. */
 export const DEFAULT_DATA_DIR = path.resolve(here, '..', '.local-data');
 const standInSql = path.join(here, 'stand-in.sql');
-const JSON_LIMIT = 1024 * 1024;
-const API_ROLES = ['anon', 'authenticated', 'service_role'];
-
-/** Kong's answers when the API key is missing or not signed with the project secret. */
-function keyError(missing) {
-  return new HttpError(401, {
-    message: missing ? 'No API key found in request' : 'Invalid authentication credentials',
-  });
-}
 
 /**
  * Uploads the sample files of every resource card (service_role, like a seed script would).
@@ -136,239 +129,19 @@ export async function startServer({
     ...(functionsConfigToml !== undefined ? { configToml: functionsConfigToml } : {}),
   });
 
-  /** The API key (apikey header / query, else the bearer token) verified like Kong would. */
-  async function requireApiKey(req, url) {
-    const key = req.headers.apikey ?? url.searchParams.get('apikey') ?? bearerToken(req);
-    if (typeof key !== 'string' || key === '') throw keyError(true);
-    try {
-      await verifyJwt(key);
-    } catch {
-      throw keyError(false);
-    }
-  }
-
-  /** PostgREST's view of the caller: the bearer token, else the apikey; errors as PGRST301. */
-  async function restClaims(req) {
-    const token = bearerToken(req) ?? (typeof req.headers.apikey === 'string' ? req.headers.apikey : null);
-    if (!token) return { role: 'anon' };
-    let claims;
-    try {
-      claims = await verifyJwt(token);
-    } catch (e) {
-      const expired = e instanceof JwtError && e.reason === 'expired';
-      throw new HttpError(
-        401,
-        {
-          code: 'PGRST301',
-          details: null,
-          hint: null,
-          message: expired ? 'JWT expired' : `JWSError: ${e instanceof Error ? e.message : 'invalid token'}`,
-        },
-        {
-          'WWW-Authenticate': `Bearer error="invalid_token", error_description="${expired ? 'JWT expired' : 'JWSError'}"`,
-        },
-      );
-    }
-    if (!API_ROLES.includes(claims.role ?? 'anon')) {
-      throw new HttpError(401, {
-        code: 'PGRST301',
-        details: null,
-        hint: null,
-        message: `role "${String(claims.role)}" is not allowed`,
-      });
-    }
-    return claims;
-  }
-
-  /**
-   * The API gateway in front of storage lets through without a key only what browsers fetch
-   * bare: public object downloads, signed-URL fetches and signed-URL uploads. Everything else needs an apikey
-   * (verified like Kong, by requireApiKey) or, without one, an Authorization header (which
-   * storage-api itself then checks, so it is not verified here).
-   */
-  async function requireStorageKey(req, url, sub) {
-    let segs;
-    try {
-      segs = sub
-        .split('/')
-        .filter((s) => s !== '')
-        .map(decodeURIComponent);
-    } catch {
-      segs = [];
-    }
-    const read = req.method === 'GET' || req.method === 'HEAD';
-    if (read && segs[0] === 'object' && segs[1] === 'public') return;
-    if (read && segs[0] === 'object' && segs[1] === 'sign' && url.searchParams.has('token')) return;
-    // A signed upload URL is its own credential: PUT to it needs no key, as the token decides.
-    const signedUpload = segs[0] === 'object' && segs[1] === 'upload' && segs[2] === 'sign';
-    if (req.method === 'PUT' && signedUpload && url.searchParams.has('token')) return;
-    if (!(req.headers.apikey ?? url.searchParams.get('apikey')) && req.headers.authorization) return;
-    await requireApiKey(req, url);
-  }
-
-  /** storage-api's view of the caller; null when no token was sent at all. */
-  async function storageClaims(req) {
-    const token = bearerToken(req) ?? (typeof req.headers.apikey === 'string' ? req.headers.apikey : null);
-    if (!token) return null;
-    try {
-      const claims = await verifyJwt(token);
-      if (!API_ROLES.includes(claims.role ?? 'anon')) throw storageError(400, 'InvalidJWT', 'invalid role', '403');
-      return claims;
-    } catch (e) {
-      if (e instanceof HttpError) throw e;
-      const expired = e instanceof JwtError && e.reason === 'expired';
-      throw storageError(
-        400,
-        'InvalidJWT',
-        expired
-          ? 'jwt expired'
-          : e instanceof JwtError && e.reason === 'signature'
-            ? 'invalid signature'
-            : 'jwt malformed',
-        expired ? '400' : '403',
-      );
-    }
-  }
-
-  async function route(req, res, url) {
-    const pathname = url.pathname;
-    const jsonReader = (invalid) => async () =>
-      parseJson(await readBody(req, JSON_LIMIT, () => invalid.tooLarge()), () => invalid.bad(), undefined);
-
-    if (pathname.startsWith('/auth/v1/') || pathname === '/auth/v1') {
-      const sub = pathname.slice('/auth/v1'.length).replace(/^\//, '');
-      try {
-        if (!(req.method === 'GET' && (sub === 'verify' || sub === 'health'))) await requireApiKey(req, url);
-        const readJson = jsonReader({
-          tooLarge: () =>
-            new HttpError(413, { code: 413, error_code: 'request_too_large', msg: 'Request body too large' }),
-          bad: () =>
-            Object.assign(
-              new HttpError(400, { code: 400, error_code: 'bad_json', msg: 'Could not parse request body as JSON' }),
-              { authCode: 'bad_json' },
-            ),
-        });
-        const out = await auth.handle(req, sub, url, readJson, bearerToken(req));
-        if (out.redirect) {
-          res.writeHead(out.status, { ...CORS_HEADERS, Location: out.redirect });
-          res.end();
-          return;
-        }
-        if (out.status === 204) {
-          res.writeHead(204, { ...CORS_HEADERS, ...AUTH_HEADERS });
-          res.end();
-          return;
-        }
-        sendJson(res, out.status, out.body, { ...AUTH_HEADERS, ...(out.headers ?? {}) });
-      } catch (err) {
-        if (err instanceof HttpError)
-          sendJson(res, err.status, authErrorBody(req, err), { ...AUTH_HEADERS, ...err.headers });
-        else throw err;
-      }
-      return;
-    }
-
-    if (pathname.startsWith('/rest/v1/') || pathname === '/rest/v1') {
-      await requireApiKey(req, url);
-      const claims = await restClaims(req);
-      const readJson = jsonReader({
-        tooLarge: () => restError(413, 'PGRST413', 'Payload Too Large'),
-        bad: () => restError(400, 'PGRST102', 'Empty or invalid json'),
-      });
-      const out = await rest.handle(req, claims, pathname.slice('/rest/v1'.length).replace(/^\//, ''), url, readJson);
-      res.writeHead(out.status, {
-        ...CORS_HEADERS,
-        ...(out.type && out.text !== '' ? { 'Content-Type': out.type } : {}),
-        ...out.headers,
-        'Content-Length': Buffer.byteLength(out.text ?? ''),
-      });
-      res.end(req.method === 'HEAD' ? undefined : out.text);
-      return;
-    }
-
-    if (pathname.startsWith('/storage/v1/')) {
-      await requireStorageKey(req, url, pathname.slice('/storage/v1/'.length));
-      // Hosted Storage serves signed-URL uploads without its JWT check (the token is the credential).
-      const signedUpload = req.method === 'PUT' && /^\/storage\/v1\/object\/upload\/sign\//.test(pathname);
-      const claims = signedUpload ? null : await storageClaims(req);
-      const readJson = jsonReader({
-        tooLarge: () => storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size'),
-        bad: () => storageError(400, 'InvalidRequest', 'Body is not valid JSON'),
-      });
-      const out = await storage.handle(req, res, pathname.slice('/storage/v1/'.length), url, claims, readJson);
-      if (out) sendJson(res, out.status, out.body);
-      return;
-    }
-
-    if (pathname.startsWith('/functions/v1/') || pathname === '/functions/v1') {
-      await functions.handle(req, res, pathname.slice('/functions/v1'.length).replace(/^\//, ''), url);
-      return;
-    }
-
-    if (pathname === '/inbox' && req.method === 'GET') {
-      // Recovery links are bearer credentials: only callers holding a demo key may read them,
-      // and no CORS headers are sent, so no other web page can read the inbox from a browser.
-      const key = req.headers.apikey;
-      const allowed = key === ANON_KEY || key === SERVICE_ROLE_KEY;
-      const status = allowed ? 200 : 401;
-      const body = allowed
-        ? await auth.inbox(url)
-        : { message: key ? 'Invalid authentication credentials' : 'No API key found in request' };
-      const text = JSON.stringify(body);
-      res.writeHead(status, {
-        'Content-Type': 'application/json; charset=utf-8',
-        'Content-Length': Buffer.byteLength(text),
-        'Cache-Control': 'no-store',
-      });
-      res.end(text);
-      return;
-    }
-    if (pathname === '/' && req.method === 'GET') {
-      sendJson(res, 200, {
-        name: 'local Supabase stand-in',
-        services: ['/auth/v1', '/rest/v1', '/storage/v1', '/realtime/v1/websocket', '/functions/v1/<name>'],
-        inbox: '/inbox',
-      });
-      return;
-    }
-    if (pathname.startsWith('/realtime/v1/')) {
-      sendJson(res, 426, { message: 'Upgrade Required: connect a websocket to /realtime/v1/websocket' });
-      return;
-    }
-    sendJson(res, 404, { message: 'no Route matched with those values' });
-  }
-
-  const server = createServer((req, res) => {
-    let url;
-    try {
-      url = new URL(req.url ?? '/', 'http://local');
-    } catch {
-      sendJson(res, 400, { message: 'Bad request URL' });
-      return;
-    }
-    if (req.method === 'OPTIONS') {
-      if (url.pathname === '/inbox') {
-        // No CORS for the inbox: the preflight fails in the browser.
-        res.writeHead(204, { Allow: 'GET' });
-        res.end();
-        return;
-      }
-      answerPreflight(req, res);
-      return;
-    }
-    route(req, res, url).catch((err) => {
-      // Whatever was not read of the body is drained, so the connection stays usable.
-      req.resume();
-      if (err instanceof HttpError) {
-        sendJson(res, err.status, err.body, err.headers);
-        return;
-      }
-      log(`[local supabase] ${req.method} ${url.pathname} failed: ${err?.stack ?? err}`);
-      if (!res.headersSent)
-        sendJson(res, 500, { message: 'Internal server error', error: String(err?.message ?? err) });
-      else res.destroy();
-    });
-  });
+  const app = createApp({ auth, rest, storage, functions, log });
+  // The Node server stays ours: hono serves its requests, realtime its websocket upgrades.
+  const server = createServer(
+    getRequestListener(app.fetch, {
+      // Services read and drain request bodies themselves (size caps, draining on error).
+      autoCleanupIncoming: false,
+      // The process's Request and Response stay Node's own (tests share it).
+      overrideGlobalObjects: false,
+      hostname: 'local',
+      // A request target @hono/node-server cannot make a URL of.
+      errorHandler: () => jsonResponse(400, { message: 'Bad request URL' }),
+    }),
+  );
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();

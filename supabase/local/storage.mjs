@@ -171,8 +171,12 @@ export function createStorageService({ db, withClaims, root }) {
     }
   }
 
-  /** Sends an object's bytes with storage-api's headers. */
-  async function sendObject(req, res, bucket, row, url) {
+  /**
+   * An object's bytes with storage-api's headers, streamed from disk (no body for HEAD).
+   * @param {string} method  the request's method
+   * @returns {Promise<Response>}
+   */
+  async function objectResponse(method, bucket, row, url) {
     const file = objectFile(root, bucket, row.name);
     let info;
     try {
@@ -184,11 +188,11 @@ export function createStorageService({ db, withClaims, root }) {
     // Stored values are checked at upload, but objects written before that check (or by other
     // means) may hold something Node refuses as a header value: such a value falls back to the
     // default instead of throwing half-way through the answer.
-    /** @type {Record<string, string | number>} */
+    /** @type {Record<string, string>} */
     const headers = {
       ...CORS_HEADERS,
       'Content-Type': headerValueOrNull(meta.mimetype) ?? 'application/octet-stream',
-      'Content-Length': info.size,
+      'Content-Length': String(info.size),
       'Cache-Control': headerValueOrNull(meta.cacheControl) ?? 'no-cache',
       ETag: headerValueOrNull(meta.eTag) ?? `"${row.id}"`,
       'Last-Modified': new Date(row.updated_at ?? info.mtime).toUTCString(),
@@ -197,17 +201,9 @@ export function createStorageService({ db, withClaims, root }) {
       const wanted = url.searchParams.get('download') || path.posix.basename(row.name);
       headers['Content-Disposition'] = attachmentDisposition(wanted);
     }
-    res.writeHead(200, headers);
-    if (req.method === 'HEAD') {
-      res.end();
-      return;
-    }
-    await new Promise((resolve, reject) => {
-      const stream = createReadStream(file);
-      stream.on('error', reject);
-      res.on('close', resolve);
-      stream.pipe(res);
-    });
+    if (method === 'HEAD') return new Response(null, { status: 200, headers });
+    // Cancelling the web stream (the client went away) destroys the file stream.
+    return new Response(ReadableStream.from(createReadStream(file)), { status: 200, headers });
   }
 
   /**
@@ -691,197 +687,149 @@ export function createStorageService({ db, withClaims, root }) {
     return rows;
   }
 
+  /** Postgres refusing the data itself (outside asCaller, which maps its own) is the client's error, not a 500. */
+  function asStorageError(err) {
+    if (isBadInputPgError(err)) return storageError(400, 'InvalidRequest', /** @type {Error} */ (err).message);
+    return err;
+  }
+
+  /** GET /object/public/:bucket/*: any object of a public bucket, no caller needed. */
+  async function publicObject(bucketId, name) {
+    const bucket = await bucketOr404(bucketId);
+    validateKey(name);
+    if (!bucket.public) throw storageError(400, 'not_found', 'Object not found', '404');
+    const r = await db.query(
+      `select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`,
+      [bucket.id, name],
+    );
+    if (!r.rows[0]) throw notFound();
+    return r.rows[0];
+  }
+
+  // The endpoints below take the caller as `caller()`, called where storage-api checks for one
+  // (after the bucket and key, say), so a request wrong in several ways gets the same error first.
+
+  /** GET /object/authenticated/:bucket/* and GET /object/:bucket/*: the object, read as the caller. */
+  async function callerObject(caller, bucketId, name) {
+    await bucketOr404(bucketId);
+    validateKey(name);
+    const row = await findAsCaller(caller(), bucketId, name);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** GET /object/sign/:bucket/*?token=: the object a download token names, no caller needed. */
+  async function signedObject(bucketId, name, token) {
+    validateKey(name);
+    if (!token) throw storageError(400, 'InvalidSignature', "querystring must have required property 'token'", '400');
+    let payload;
+    try {
+      payload = await verifyJwt(token);
+    } catch (e) {
+      const msg = e instanceof JwtError && e.reason === 'expired' ? 'jwt expired' : 'invalid signature';
+      throw storageError(400, 'InvalidJWT', msg, '400');
+    }
+    if (!isDownloadToken(payload))
+      throw storageError(400, 'InvalidSignature', 'Token is not scoped for download', '400');
+    if (payload.url !== `${bucketId}/${name}`)
+      throw storageError(400, 'InvalidSignature', 'The url do not match the signature', '400');
+    const r = await db.query(
+      `select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`,
+      [bucketId, name],
+    );
+    if (!r.rows[0]) throw notFound();
+    return r.rows[0];
+  }
+
+  /** POST /object/sign/:bucket: signed URLs for the `paths` the caller may read; an error entry for the rest. */
+  async function signMany(caller, bucketId, readJson) {
+    const b = /** @type {any} */ (await readJson());
+    const paths = Array.isArray(b?.paths) ? b.paths.filter((p) => typeof p === 'string') : null;
+    if (!paths) throw storageError(400, 'InvalidRequest', 'body must have required property paths');
+    const visible = await asCaller(caller(), OPERATIONS.signMany, async (tx) => {
+      const r = await tx.query(`select name from storage.objects where bucket_id = $1 and name = any($2::text[])`, [
+        bucketId,
+        paths,
+      ]);
+      return new Set(r.rows.map((x) => x.name));
+    });
+    return Promise.all(
+      paths.map(async (p) =>
+        visible.has(p)
+          ? {
+              error: null,
+              path: p,
+              signedURL: `/object/sign/${bucketId}/${p}?token=${await signToken(bucketId, p, b.expiresIn)}`,
+            }
+          : {
+              error: 'Either the object does not exist or you do not have access to it',
+              path: p,
+              signedURL: null,
+            },
+      ),
+    );
+  }
+
+  /** POST /object/sign/:bucket/*: a signed URL for an object the caller may read. */
+  async function signOne(caller, bucketId, name, readJson) {
+    validateKey(name);
+    const b = /** @type {any} */ (await readJson());
+    const row = await findAsCaller(caller(), bucketId, name, OPERATIONS.sign);
+    if (!row) throw notFoundInBody();
+    return { signedURL: `/object/sign/${bucketId}/${name}?token=${await signToken(bucketId, name, b?.expiresIn)}` };
+  }
+
+  /** GET /object/info/:bucket/*: the object's row, read as the caller. */
+  async function info(caller, bucketId, name) {
+    await bucketOr404(bucketId);
+    validateKey(name);
+    const row = await findAsCaller(caller(), bucketId, name, OPERATIONS.getAuthenticatedInfo);
+    if (!row) throw notFound();
+    return { id: row.id, name, bucket_id: bucketId, metadata: row.metadata, updated_at: row.updated_at };
+  }
+
   /**
-   * Serves /storage/v1/<path>. Writes the response itself for downloads; otherwise returns
-   * `{ status, body }`. `claims` is null when the request carried no token at all.
+   * POST (create, or upsert with x-upsert) and PUT (update: the object must exist and be
+   * visible to the caller) /object/:bucket/*.
    */
-  async function handle(req, res, subpath, url, claims, readJson) {
-    try {
-      return await route(req, res, subpath, url, claims, readJson);
-    } catch (err) {
-      // Postgres refusing the data itself (outside asCaller, which maps its own) is the
-      // client's error, not a 500.
-      if (isBadInputPgError(err)) throw storageError(400, 'InvalidRequest', /** @type {Error} */ (err).message);
-      throw err;
-    }
-  }
-
-  async function route(req, res, subpath, url, claims, readJson) {
-    const method = req.method ?? 'GET';
-    const segs = subpath.split('/').filter((s) => s !== '');
-    let decoded;
-    try {
-      decoded = segs.map(decodeURIComponent);
-    } catch {
-      throw storageError(400, 'InvalidKey', 'Invalid key');
-    }
-    const needCaller = () => {
-      if (!claims)
-        throw storageError(400, 'Unauthorized', "headers must have required property 'authorization'", '403');
-      return claims;
-    };
-    if (decoded[0] !== 'object') {
-      if (decoded[0] === 'bucket' && method === 'GET' && decoded.length === 2) {
-        return { status: 200, body: await getBucket(needCaller(), /** @type {string} */ (decoded[1])) };
-      }
-      throw storageError(404, 'not_found', 'Route not found');
-    }
-    const kind = decoded[1];
-    // /object/upload/sign/:bucket/*
-    if (kind === 'upload' && decoded[2] === 'sign' && decoded.length >= 5) {
-      const [bucketId, ...rest] = /** @type {[string, ...string[]]} */ (decoded.slice(3));
-      const name = rest.join('/');
-      if (method === 'POST') return { status: 200, body: await signUploadUrl(req, needCaller(), bucketId, name) };
-      if (method === 'PUT') return { status: 200, body: await uploadSigned(req, url, bucketId, name) };
-    }
-    // /object/public/:bucket/*
-    if (kind === 'public' && (method === 'GET' || method === 'HEAD')) {
-      const [bucketId, ...rest] = decoded.slice(2);
-      const bucket = await bucketOr404(bucketId ?? '');
-      const name = validateKey(rest.join('/'));
-      if (!bucket.public) throw storageError(400, 'not_found', 'Object not found', '404');
-      const r = await db.query(
-        `select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`,
-        [bucket.id, name],
-      );
-      if (!r.rows[0]) throw notFound();
-      await sendObject(req, res, bucket.id, r.rows[0], url);
-      return null;
-    }
-    // /object/authenticated/:bucket/*
-    if (kind === 'authenticated' && (method === 'GET' || method === 'HEAD')) {
-      const [bucketId, ...rest] = decoded.slice(2);
-      await bucketOr404(bucketId ?? '');
-      const name = validateKey(rest.join('/'));
-      const row = await findAsCaller(needCaller(), bucketId, name);
-      if (!row) throw notFound();
-      await sendObject(req, res, /** @type {string} */ (bucketId), row, url);
-      return null;
-    }
-    if (kind === 'sign') {
-      const [bucketId, ...rest] = decoded.slice(2);
-      await bucketOr404(bucketId ?? '');
-      if (method === 'GET' || method === 'HEAD') {
-        const name = validateKey(rest.join('/'));
-        const token = url.searchParams.get('token');
-        if (!token)
-          throw storageError(400, 'InvalidSignature', "querystring must have required property 'token'", '400');
-        let payload;
-        try {
-          payload = await verifyJwt(token);
-        } catch (e) {
-          const msg = e instanceof JwtError && e.reason === 'expired' ? 'jwt expired' : 'invalid signature';
-          throw storageError(400, 'InvalidJWT', msg, '400');
-        }
-        if (!isDownloadToken(payload))
-          throw storageError(400, 'InvalidSignature', 'Token is not scoped for download', '400');
-        if (payload.url !== `${bucketId}/${name}`)
-          throw storageError(400, 'InvalidSignature', 'The url do not match the signature', '400');
-        const r = await db.query(
-          `select id, name, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`,
-          [bucketId, name],
-        );
-        if (!r.rows[0]) throw notFound();
-        await sendObject(req, res, /** @type {string} */ (bucketId), r.rows[0], url);
-        return null;
-      }
-      if (method === 'POST' && rest.length === 0) {
-        const body = /** @type {any} */ (await readJson());
-        const paths = Array.isArray(body?.paths) ? body.paths.filter((p) => typeof p === 'string') : null;
-        if (!paths) throw storageError(400, 'InvalidRequest', 'body must have required property paths');
-        const visible = await asCaller(needCaller(), OPERATIONS.signMany, async (tx) => {
-          const r = await tx.query(`select name from storage.objects where bucket_id = $1 and name = any($2::text[])`, [
-            bucketId,
-            paths,
-          ]);
-          return new Set(r.rows.map((x) => x.name));
-        });
-        return {
-          status: 200,
-          body: await Promise.all(
-            paths.map(async (p) =>
-              visible.has(p)
-                ? {
-                    error: null,
-                    path: p,
-                    signedURL: `/object/sign/${bucketId}/${p}?token=${await signToken(bucketId, p, body.expiresIn)}`,
-                  }
-                : {
-                    error: 'Either the object does not exist or you do not have access to it',
-                    path: p,
-                    signedURL: null,
-                  },
-            ),
-          ),
-        };
-      }
-      if (method === 'POST') {
-        const name = validateKey(rest.join('/'));
-        const body = /** @type {any} */ (await readJson());
-        const row = await findAsCaller(needCaller(), bucketId, name, OPERATIONS.sign);
-        if (!row) throw notFoundInBody();
-        return {
-          status: 200,
-          body: {
-            signedURL: `/object/sign/${bucketId}/${name}?token=${await signToken(bucketId, name, body?.expiresIn)}`,
-          },
-        };
-      }
-    }
-    if (kind === 'list' && method === 'POST' && decoded.length === 3) {
-      return { status: 200, body: await list(needCaller(), decoded[2], await readJson()) };
-    }
-    if (kind === 'info' && method === 'GET') {
-      const [bucketId, ...rest] = decoded.slice(2);
-      await bucketOr404(bucketId ?? '');
-      const name = validateKey(rest.join('/'));
-      const row = await findAsCaller(needCaller(), bucketId, name, OPERATIONS.getAuthenticatedInfo);
-      if (!row) throw notFound();
-      return {
-        status: 200,
-        body: { id: row.id, name, bucket_id: bucketId, metadata: row.metadata, updated_at: row.updated_at },
-      };
-    }
-    if (kind === 'copy' && method === 'POST' && decoded.length === 2) {
-      return { status: 200, body: await copy(req, needCaller(), await readJson()) };
-    }
-    if (kind === 'move' && method === 'POST' && decoded.length === 2) {
-      return { status: 200, body: await move(needCaller(), await readJson()) };
-    }
-    // /object/:bucket/*
-    const [bucketId, ...rest] = decoded.slice(1);
-    if (!bucketId) throw storageError(404, 'not_found', 'Route not found');
-    if (method === 'DELETE' && rest.length === 0) {
-      return { status: 200, body: await removeMany(needCaller(), bucketId, await readJson()) };
-    }
-    const name = rest.join('/');
-    if (method === 'POST' || method === 'PUT') {
-      const upsert = method === 'PUT' || String(req.headers['x-upsert'] ?? '').toLowerCase() === 'true';
-      if (method === 'PUT') {
-        // update(): the object must exist and be visible to the caller.
-        validateKey(name);
-        await bucketOr404(bucketId);
-        if (!(await findAsCaller(needCaller(), bucketId, name, OPERATIONS.uploadUpdate))) throw notFound();
-      }
-      const operation = method === 'PUT' ? OPERATIONS.uploadUpdate : OPERATIONS.upload;
-      return { status: 200, body: await upload(req, needCaller(), bucketId, name, upsert, operation) };
-    }
-    if (method === 'GET' || method === 'HEAD') {
+  async function uploadRoute(req, caller, bucketId, name) {
+    const method = req.method;
+    const upsert = method === 'PUT' || String(req.headers['x-upsert'] ?? '').toLowerCase() === 'true';
+    if (method === 'PUT') {
+      validateKey(name);
       await bucketOr404(bucketId);
-      validateKey(name);
-      const row = await findAsCaller(needCaller(), bucketId, name);
-      if (!row) throw notFound();
-      await sendObject(req, res, bucketId, row, url);
-      return null;
+      if (!(await findAsCaller(caller(), bucketId, name, OPERATIONS.uploadUpdate))) throw notFound();
     }
-    if (method === 'DELETE') {
-      validateKey(name);
-      const rows = await removeMany(needCaller(), bucketId, { prefixes: [name] }, OPERATIONS.delete);
-      if (rows.length === 0) throw notFound();
-      return { status: 200, body: { message: 'Successfully deleted' } };
-    }
-    throw storageError(404, 'not_found', 'Route not found');
+    const operation = method === 'PUT' ? OPERATIONS.uploadUpdate : OPERATIONS.upload;
+    return upload(req, caller(), bucketId, name, upsert, operation);
   }
 
-  return { handle };
+  /** DELETE /object/:bucket/*: one object. */
+  async function removeOne(caller, bucketId, name) {
+    validateKey(name);
+    const rows = await removeMany(caller(), bucketId, { prefixes: [name] }, OPERATIONS.delete);
+    if (rows.length === 0) throw notFound();
+    return { message: 'Successfully deleted' };
+  }
+
+  return {
+    asStorageError,
+    bucketOr404,
+    objectResponse,
+    publicObject,
+    callerObject,
+    signedObject,
+    signMany,
+    signOne,
+    info,
+    list,
+    copy,
+    move,
+    getBucket,
+    signUploadUrl,
+    uploadSigned,
+    uploadRoute,
+    removeMany,
+    removeOne,
+  };
 }

@@ -415,5 +415,11 @@ describe('mail inbox', () => {
       },
     });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    // Its refusals too: a 400 is no more readable cross-origin than a 200.
+    const bad = await fetch(`${server.url}/inbox?email=%00`, {
+      headers: { apikey: ANON_KEY, Origin: 'https://evil.example' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
