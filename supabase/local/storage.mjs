@@ -13,7 +13,6 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import {
   attachmentDisposition,
-  CORS_HEADERS,
   headerValueOrNull,
   HttpError,
   jsonTooDeep,
@@ -190,7 +189,6 @@ export function createStorageService({ db, withClaims, root }) {
     // default instead of throwing half-way through the answer.
     /** @type {Record<string, string>} */
     const headers = {
-      ...CORS_HEADERS,
       'Content-Type': headerValueOrNull(meta.mimetype) ?? 'application/octet-stream',
       'Content-Length': String(info.size),
       'Cache-Control': headerValueOrNull(meta.cacheControl) ?? 'no-cache',
