@@ -97,6 +97,24 @@ test('avatar upload refuses big and non-image files and accepts a picture', asyn
   await expect(trigger.getByRole('img')).toHaveAttribute('src', data!.avatar_url!);
 });
 
+test('a picture of exactly 2 MB, the limit, is stored whole', async ({ page, makeUser }) => {
+  const user = await makeUser();
+  await signInAs(page, user);
+  await page.goto('/upgrade');
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Edit Profile' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Profile' });
+  const picture = Buffer.concat([tinyPng, Buffer.alloc(2 * 1024 * 1024 - tinyPng.length)]);
+  await dialog.getByLabel('Profile picture').setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: picture });
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Avatar updated')).toBeVisible();
+
+  const { data } = await admin.from('profiles').select('avatar_url').eq('user_id', user.id).single();
+  const served = await page.request.get(data!.avatar_url!);
+  expect(served.status()).toBe(200);
+  expect((await served.body()).length).toBe(2 * 1024 * 1024);
+});
+
 test('a chosen picture is a preview until Save Changes; Cancel discards it', async ({ page, makeUser }) => {
   const user = await makeUser({ displayName: 'Faith Pen' });
   // Every write to storage the page makes (the upload is a POST or PUT to /storage/v1/object).
