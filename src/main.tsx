@@ -1,4 +1,5 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
+import { isEmbedded } from '@/features/purchase/lib/purchase-action';
 import { holdInteractions, onFirstIntent } from '@/lib/hydrate-on-intent';
 import { isChunkReload, reloadOnceFor } from '@/lib/reload-on-stale-chunk';
 import './index.css';
@@ -8,7 +9,9 @@ import './index.css';
 // the app (React, the router, the page's components) only when they first act on it:
 // first paint and the page's load are the HTML and its inlined CSS alone (issue 9,
 // decision 42). A returning member (a stored session), a page opened from an auth e-mail,
-// the reload after a stale chunk and every page that is not prerendered start it at once.
+// the reload after a stale chunk, a page inside the marketplace admin's frame (its purchase
+// links need the app to open the storefront in the top window) and every page that is not
+// prerendered start it at once.
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -31,5 +34,6 @@ function boot() {
     });
 }
 
-if (!prerendered || hasStoredSession() || hasAuthRedirectInUrl() || isChunkReload()) boot();
+const startNow = !prerendered || hasStoredSession() || hasAuthRedirectInUrl() || isChunkReload() || isEmbedded(window);
+if (startNow) boot();
 else onFirstIntent(boot);
