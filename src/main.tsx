@@ -28,7 +28,7 @@ function boot() {
       // the page once more; failing that, the prerendered page stays as it is.
       const here = window.location.pathname + window.location.search + window.location.hash;
       if (!reloadOnceFor(error, here)) {
-        held?.release();
+        held?.abandon();
         throw error;
       }
     });

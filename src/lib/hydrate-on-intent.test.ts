@@ -120,6 +120,24 @@ describe('holdInteractions', () => {
     held.release();
   });
 
+  it('abandoned (the app failed to load), drops the held click and stops holding', () => {
+    const root = page('<form method="post"><button>Sign In</button></form>');
+    const button = root.querySelector('button')!;
+    let submits = 0;
+    root.querySelector('form')!.addEventListener('submit', (event) => {
+      event.preventDefault();
+      submits += 1;
+    });
+    const held = holdInteractions(root);
+    button.click();
+    held.abandon();
+    expect(submits).toBe(0);
+    expect(button).not.toHaveAttribute('aria-busy');
+    expect(document.documentElement.style.cursor).toBe('');
+    held.release();
+    expect(submits).toBe(0);
+  });
+
   it('does not replay onto a button the app has removed', () => {
     const root = page('<button type="button">Gone</button>');
     const button = root.querySelector('button')!;

@@ -34,6 +34,8 @@ export type HeldInteractions = {
   pending: () => boolean;
   /** Stops holding clicks and replays the last one held, now that the app handles it. */
   release: () => void;
+  /** Stops holding clicks and drops the one held: the app will not come (it failed to load). */
+  abandon: () => void;
 };
 
 /**
@@ -60,18 +62,27 @@ export function holdInteractions(root: HTMLElement, doc: Document = root.ownerDo
   // On the document, capturing: before the app's own listeners on its root see the click.
   doc.addEventListener('click', onClick, true);
 
+  /** Stops holding; returns the control that was held, if any. */
+  function stop(): Element | null {
+    if (released) return null;
+    released = true;
+    doc.removeEventListener('click', onClick, true);
+    doc.documentElement.style.cursor = '';
+    const target = held;
+    held = null;
+    target?.removeAttribute('aria-busy');
+    return target;
+  }
+
   return {
     pending: () => held !== null,
     release() {
-      if (released) return;
-      released = true;
-      doc.removeEventListener('click', onClick, true);
-      doc.documentElement.style.cursor = '';
-      const target = held;
-      held = null;
-      if (!target) return;
-      target.removeAttribute('aria-busy');
-      if (target.isConnected) replayTap(target);
+      const target = stop();
+      if (target?.isConnected) replayTap(target);
+    },
+    abandon() {
+      // Not replayed: without the app, a held submit would post the form to the static host.
+      stop();
     },
   };
 }
