@@ -5,9 +5,12 @@ import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
 import { resourceCards } from '../src/content/resources';
 import { tierRank, type Tier } from '../src/content/tiers';
 import { e2eEnv } from './env';
+import { readInbox } from './inbox';
 import { admin, expect, signInAs, test } from './fixtures';
 
-// The stand-in's published development secret, or the stack's own when one is given.
+// The published development secret: the stand-in gives it to the function, and so does a
+// `supabase start` stack through supabase/functions/.env (scripts/function-env.mjs). A stack with
+// its own secret: set SHOPIFY_WEBHOOK_SECRET.
 const secret = process.env.SHOPIFY_WEBHOOK_SECRET ?? LOCAL_FUNCTION_SECRETS.SHOPIFY_WEBHOOK_SECRET;
 
 /** Sends a signed Shopify delivery to the purchase webhook, as the checkout would. */
@@ -40,13 +43,12 @@ function filesUpTo(tier: Tier): number {
     .length;
 }
 
+/** The invitation's verify link: the stand-in's inbox, or Mailpit on a real stack (not instant there). */
 async function invitationLink(email: string): Promise<string> {
-  const res = await fetch(`${e2eEnv.supabaseUrl}/inbox?email=${encodeURIComponent(email)}`, {
-    headers: { apikey: e2eEnv.anonKey },
-  });
-  const { messages } = (await res.json()) as { messages: Array<{ link: string }> };
-  expect(messages).toHaveLength(1);
-  return messages[0]?.link ?? '';
+  await expect.poll(async () => (await readInbox(email)).length).toBe(1);
+  const [mail] = await readInbox(email);
+  expect(mail?.subject).toBe('Your files are ready');
+  return mail?.link ?? '';
 }
 
 /**

@@ -220,7 +220,9 @@ export function createFunctionsService({
       req.resume();
       return answer(404, 'Function not found');
     }
-    if (req.method !== 'OPTIONS' && (config.get(name)?.verifyJwt ?? true)) {
+    // No preflight reaches here: the gateway (routes/cors.mjs) answers every OPTIONS first, as
+    // Kong does, so the runtime's "no JWT check on OPTIONS" exception has nothing to do.
+    if (config.get(name)?.verifyJwt ?? true) {
       const error = await jwtError(req);
       if (error) {
         req.resume();

@@ -121,7 +121,7 @@ export function mimeAllowed(mime, allowed) {
 }
 
 /**
- * @param {{ db: any, withClaims: Function, root: string, claimsFor: (req: any) => any }} deps
+ * @param {{ db: any, withClaims: Function, root: string }} deps  root: where the objects' bytes live
  */
 export function createStorageService({ db, withClaims, root }) {
   async function bucketOr404(id) {

@@ -77,6 +77,20 @@ describe('/functions/v1 with test functions', () => {
     }
   });
 
+  it('with verify_jwt on, a browser preflight without a token is answered 204 by the gateway, not refused', async () => {
+    const res = await fetch(`${server.url}/functions/v1/echo`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://127.0.0.1:4173',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type',
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+  });
+
   it('runs the function in Deno: path, query and raw body arrive intact; env is the Supabase keys and local secrets', async () => {
     const bytes = [0, 1, 2, 250, 255, 10, 13];
     const res = await fetch(`${server.url}/functions/v1/echo/sub/path?x=1`, {
