@@ -1,5 +1,10 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatPrice, site } from './site';
+
+// Vitest runs from the project's root.
+const publicDir = path.resolve('public');
 
 describe('site content', () => {
   it('formats whole dollars without cents and with thousands separators, others with cents', () => {
@@ -23,6 +28,7 @@ describe('site content', () => {
 
   it('has a plausible contact address and a cover path served from public/', () => {
     expect(site.contactEmail).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/);
-    expect(site.ebook.cover.src).toMatch(/^\/[\w-]+\.svg$/);
+    expect(site.ebook.cover.src).toMatch(/^\/[\w-]+\.webp$/);
+    expect(existsSync(path.join(publicDir, site.ebook.cover.src))).toBe(true);
   });
 });

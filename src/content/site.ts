@@ -11,8 +11,13 @@ export const site = {
     originalPrice: 497,
     daysToFinish: 90,
     minutesToStart: 2,
-    /** Drawn in public/ as a small SVG; width and height reserve its box so nothing shifts. */
-    cover: { src: '/yes-you-can-cover.svg', width: 400, height: 600, alt: 'Cover of the Yes, You Can! ebook' },
+    /**
+     * Drawn in public/ as an SVG (the source) and served as a WebP made from it by
+     * `node scripts/render-cover.mjs`: a picture decodes off the main thread, where the SVG's
+     * text had to be laid out on it (about 40 ms of Lighthouse's TBT on `/`), and looks the
+     * same whatever fonts the device has. Width and height reserve its box so nothing shifts.
+     */
+    cover: { src: '/yes-you-can-cover.webp', width: 416, height: 624, alt: 'Cover of the Yes, You Can! ebook' },
   },
   urls: {
     /** The ebook's product page on the storefront (purchase buttons). */

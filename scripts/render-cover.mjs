@@ -1,0 +1,44 @@
+// Renders public/yes-you-can-cover.webp, the ebook cover the pages show, from its source
+// public/yes-you-can-cover.svg. Run once after changing the SVG, and commit the WebP:
+//   node scripts/render-cover.mjs
+// Drawn by Chromium at 416x624 (twice the widest the pages show it, 208 CSS px) and encoded
+// by its canvas, so no image tool is needed beyond the browser the tests already use.
+/* global Image, document -- the function passed to page.evaluate runs in the browser */
+import { chromium } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findChromium, launchOptions } from './browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const svg = readFileSync(path.join(root, 'public/yes-you-can-cover.svg'), 'utf8');
+const output = path.join(root, 'public/yes-you-can-cover.webp');
+const WIDTH = 416;
+const HEIGHT = 624;
+const QUALITY = 0.8;
+
+const browser = await chromium.launch(launchOptions(findChromium()));
+try {
+  const page = await browser.newPage();
+  const dataUrl = await page.evaluate(
+    async ({ svg, width, height, quality }) => {
+      const image = new Image();
+      image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = width;
+      canvas.height = height;
+      const context = canvas.getContext('2d');
+      if (!context) throw new Error('no 2D canvas');
+      context.drawImage(image, 0, 0, width, height);
+      return canvas.toDataURL('image/webp', quality);
+    },
+    { svg, width: WIDTH, height: HEIGHT, quality: QUALITY },
+  );
+  if (!dataUrl.startsWith('data:image/webp;base64,')) throw new Error('this Chromium cannot encode WebP');
+  const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+  writeFileSync(output, bytes);
+  console.log(`wrote ${path.relative(root, output)} (${WIDTH}x${HEIGHT}, ${(bytes.length / 1000).toFixed(1)} kB)`);
+} finally {
+  await browser.close();
+}
