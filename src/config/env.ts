@@ -1,4 +1,3 @@
-import { z } from '@/config/zod-config';
 import { ConfigError } from './config-error';
 
 /**
@@ -21,34 +20,70 @@ function jwtRole(token: string): unknown {
   }
 }
 
-const envSchema = z.object({
-  VITE_SUPABASE_URL: z
-    .string({ error: 'VITE_SUPABASE_URL is missing.' })
-    .trim()
-    .min(1, { error: 'VITE_SUPABASE_URL is missing.', abort: true })
-    .url({ error: 'VITE_SUPABASE_URL must be a full URL such as https://your-project.supabase.co.', abort: true })
-    .refine((value) => /^https?:\/\//.test(value), 'VITE_SUPABASE_URL must start with http:// or https://.'),
-  VITE_SUPABASE_ANON_KEY: z
-    .string({ error: 'VITE_SUPABASE_ANON_KEY is missing.' })
-    .trim()
-    .min(1, { error: 'VITE_SUPABASE_ANON_KEY is missing.', abort: true })
-    .refine((value) => isJwt(value) || value.startsWith('sb_'), {
-      error: 'VITE_SUPABASE_ANON_KEY must be the project’s anon (public) key: a JWT or an sb_publishable_ key.',
-      abort: true,
-    })
-    // Only the anon JWT or a publishable key; any other sb_ key or JWT role is a secret one.
-    .refine((value) => (isJwt(value) ? jwtRole(value) === 'anon' : value.startsWith('sb_publishable_')), {
-      error:
-        'VITE_SUPABASE_ANON_KEY is a secret (service-role) key. Use the anon (public) key: a secret key in a VITE_ variable ships to every visitor.',
-    }),
-});
+/**
+ * Each variable's check: its trimmed value, or the one problem with it. Plain code, not a
+ * zod schema: every member page reads this before anything else, and zod (25 kB gzip) would
+ * load with it; forms that check what a visitor types still use zod.
+ */
+type Check = { ok: true; value: string } | { ok: false; problem: string };
 
-export type Env = z.infer<typeof envSchema>;
+function present(name: string, raw: unknown): Check {
+  const value = typeof raw === 'string' ? raw.trim() : '';
+  return value === '' ? { ok: false, problem: `${name} is missing.` } : { ok: true, value };
+}
+
+/** `URL.canParse`, which Safari has only since 17. */
+function isUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function checkUrl(raw: unknown): Check {
+  const check = present('VITE_SUPABASE_URL', raw);
+  if (!check.ok) return check;
+  if (!isUrl(check.value)) {
+    return { ok: false, problem: 'VITE_SUPABASE_URL must be a full URL such as https://your-project.supabase.co.' };
+  }
+  if (!/^https?:\/\//.test(check.value)) {
+    return { ok: false, problem: 'VITE_SUPABASE_URL must start with http:// or https://.' };
+  }
+  return check;
+}
+
+function checkAnonKey(raw: unknown): Check {
+  const check = present('VITE_SUPABASE_ANON_KEY', raw);
+  if (!check.ok) return check;
+  const key = check.value;
+  if (!isJwt(key) && !key.startsWith('sb_')) {
+    return {
+      ok: false,
+      problem: 'VITE_SUPABASE_ANON_KEY must be the project’s anon (public) key: a JWT or an sb_publishable_ key.',
+    };
+  }
+  // Only the anon JWT or a publishable key; any other sb_ key or JWT role is a secret one.
+  if (isJwt(key) ? jwtRole(key) !== 'anon' : !key.startsWith('sb_publishable_')) {
+    return {
+      ok: false,
+      problem:
+        'VITE_SUPABASE_ANON_KEY is a secret (service-role) key. Use the anon (public) key: a secret key in a VITE_ variable ships to every visitor.',
+    };
+  }
+  return check;
+}
+
+export type Env = { VITE_SUPABASE_URL: string; VITE_SUPABASE_ANON_KEY: string };
 
 export { ConfigError };
 
 export function parseEnv(source: Record<string, unknown>): Env {
-  const result = envSchema.safeParse(source);
-  if (!result.success) throw new ConfigError(result.error.issues.map((issue) => issue.message));
-  return result.data;
+  const url = checkUrl(source.VITE_SUPABASE_URL);
+  const key = checkAnonKey(source.VITE_SUPABASE_ANON_KEY);
+  if (!url.ok || !key.ok) {
+    throw new ConfigError([url, key].flatMap((check) => (check.ok ? [] : [check.problem])));
+  }
+  return { VITE_SUPABASE_URL: url.value, VITE_SUPABASE_ANON_KEY: key.value };
 }
