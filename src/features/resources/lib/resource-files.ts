@@ -60,6 +60,9 @@ export function linkIsFresh(file: Pick<ResourceFile, 'expiresAt'>, now = Date.no
   return now < file.expiresAt - LINK_MARGIN_MS;
 }
 
+/** One collator for every sort: `localeCompare` with a locale builds a new one per comparison. */
+const byName = new Intl.Collator('en');
+
 /**
  * The real files of a folder listing, described: storage returns sub-folders (id null) and
  * the `.emptyFolderPlaceholder` object the dashboard creates; neither is a download.
@@ -68,7 +71,7 @@ export function downloadableFiles(entries: readonly StorageEntry[]): FileInfo[] 
   return entries
     .filter((entry) => entry.id !== null && entry.name !== '' && !entry.name.startsWith('.'))
     .map((entry) => describeFile(entry))
-    .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+    .sort((a, b) => byName.compare(a.name, b.name));
 }
 
 export function describeFile(entry: StorageEntry): FileInfo {
