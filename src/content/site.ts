@@ -17,7 +17,7 @@ export const site = {
      * text had to be laid out on it (about 40 ms of Lighthouse's TBT on `/`), and looks the
      * same whatever fonts the device has. Width and height reserve its box so nothing shifts.
      */
-    cover: { src: '/yes-you-can-cover.webp', width: 416, height: 624, alt: 'Cover of the Yes, You Can! ebook' },
+    cover: { src: '/yes-you-can-cover.webp', width: 320, height: 480, alt: 'Cover of the Yes, You Can! ebook' },
   },
   urls: {
     /** The ebook's product page on the storefront (purchase buttons). */
