@@ -1,7 +1,7 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { isEmbedded } from '@/features/purchase/lib/purchase-action';
 import { holdInteractions, onFirstIntent } from '@/lib/hydrate-on-intent';
-import { isChunkReload, reloadOnceFor } from '@/lib/reload-on-stale-chunk';
+import { currentHref, isChunkReload, reloadOnceFor } from '@/lib/reload-on-stale-chunk';
 import './index.css';
 
 // The first script of every page, and a small one. A prerendered public page is complete
@@ -26,8 +26,7 @@ function boot() {
     .catch((error: unknown) => {
       // The app's chunk would not load (a deploy replaced it, or the network failed): load
       // the page once more; failing that, the prerendered page stays as it is.
-      const here = window.location.pathname + window.location.search + window.location.hash;
-      if (!reloadOnceFor(error, here)) {
+      if (!reloadOnceFor(error, currentHref())) {
         held?.abandon();
         throw error;
       }

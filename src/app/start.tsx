@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { resolveLazyRoutes } from '@/app/resolve-lazy-routes';
 import { routes } from '@/app/router';
-import { reloadOnceFor, reloadOnStaleChunk } from '@/lib/reload-on-stale-chunk';
+import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/lib/reload-on-stale-chunk';
 
 /**
  * Whether to hydrate the page as the build rendered it. The public pages arrive prerendered;
@@ -18,8 +18,7 @@ async function prepare(container: HTMLElement): Promise<boolean> {
   } catch (error) {
     // The chunk would not load (a deploy removed it, or the network failed): load the page
     // once more; failing that, render afresh and the router shows its error screen.
-    const here = window.location.pathname + window.location.search + window.location.hash;
-    if (reloadOnceFor(error, here)) await new Promise(() => {});
+    if (reloadOnceFor(error, currentHref())) await new Promise(() => {});
     return false;
   }
 }

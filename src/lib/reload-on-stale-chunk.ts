@@ -40,8 +40,7 @@ export function reloadOnStaleChunk(navigation: Navigation, target: Window = wind
 
   target.addEventListener('vite:preloadError', (event) => {
     const { payload } = event as Event & { payload?: unknown };
-    const here = target.location.pathname + target.location.search + target.location.hash;
-    if (!reloadOnceFor(payload, navigation.pendingHref() ?? here, target)) return;
+    if (!reloadOnceFor(payload, navigation.pendingHref() ?? currentHref(target), target)) return;
     event.preventDefault();
     leaving = true;
   });
@@ -62,8 +61,7 @@ export function reloadOnceFor(error: unknown, href: string, target: Window = win
   } catch {
     return false; // no session storage: a reload could loop, so let the error show
   }
-  const here = target.location.pathname + target.location.search + target.location.hash;
-  if (href === here) target.location.reload();
+  if (href === currentHref(target)) target.location.reload();
   else target.location.assign(href);
   return true;
 }
@@ -73,10 +71,14 @@ export function reloadOnceFor(error: unknown, href: string, target: Window = win
  * moment ago, so it starts again at once rather than waiting for the visitor to act.
  */
 export function isChunkReload(target: Window = window): boolean {
-  const here = target.location.pathname + target.location.search + target.location.hash;
   try {
-    return target.sessionStorage.getItem(RELOADED_FOR_KEY) === here;
+    return target.sessionStorage.getItem(RELOADED_FOR_KEY) === currentHref(target);
   } catch {
     return false;
   }
+}
+
+/** The page's own address within the site: path, query and fragment (what a reload is keyed by). */
+export function currentHref(target: Window = window): string {
+  return target.location.pathname + target.location.search + target.location.hash;
 }
