@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { findChromium, CHROMIUM_ARGS, playwrightHeadlessShell } from './browser.mjs';
-import { headersFor } from './security-headers.mjs';
+import { headersFor, SPA_SHELL } from './security-headers.mjs';
 import { parseHeadersFile } from './vite-security-headers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,7 +61,10 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '
 
 /**
  * The file a static host answers `pathname` with: the file itself, a prerendered page
- * (`/bundles` → bundles/index.html or bundles.html), else index.html for app routes.
+ * (`/bundles` → bundles/index.html or bundles.html), else the app's shell for app routes, as
+ * the build's `_redirects` and `vercel.json` tell the hosts: spa.html (index.html is the
+ * prerendered landing page: served for /resources, it would be hydrated, mismatch and be
+ * thrown away), or index.html in a build without one.
  * Missing files under /assets/ stay 404 (as on the hosts: a stale chunk must not get HTML).
  * @param {string} dir
  * @param {string} pathname
@@ -79,7 +82,8 @@ export function resolveFile(dir, pathname) {
   const found = candidates.find(isFile);
   if (found) return found;
   if (clean.startsWith('assets/')) return null;
-  return 'index.html';
+  const shell = SPA_SHELL.replace(/^\//, '');
+  return isFile(shell) ? shell : 'index.html';
 }
 
 /**

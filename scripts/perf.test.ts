@@ -9,19 +9,24 @@ import { figuresOf, formatTable, median, pickEncoding, resolveFile, serveDist } 
 const dist = fileURLToPath(new URL('./fixtures/budgets/lean', import.meta.url));
 
 describe('resolveFile: what a static host answers', () => {
-  it('serves prerendered pages in either form, files as they are, and index.html for app routes', () => {
+  it("serves prerendered pages in either form, files as they are, and the app's shell for app routes", () => {
     expect(resolveFile(dist, '/')).toBe('index.html');
     expect(resolveFile(dist, '/bundles')).toBe('bundles/index.html');
     expect(resolveFile(dist, '/bundles/')).toBe('bundles/index.html');
     expect(resolveFile(dist, '/upgrade')).toBe('upgrade.html');
     expect(resolveFile(dist, '/assets/entry.js')).toBe('assets/entry.js');
-    expect(resolveFile(dist, '/resources')).toBe('index.html');
+    expect(resolveFile(dist, '/resources')).toBe('spa.html');
+  });
+
+  it('falls back to index.html in a build without the shell', () => {
+    const noShell = fileURLToPath(new URL('./fixtures/budgets/heavy', import.meta.url));
+    expect(resolveFile(noShell, '/resources')).toBe('index.html');
   });
 
   it('keeps a missing hashed asset a 404 and never leaves the folder', () => {
     expect(resolveFile(dist, '/assets/gone-1234.js')).toBeNull();
-    expect(resolveFile(dist, '/../package.json')).toBe('index.html');
-    expect(resolveFile(dist, '/%2e%2e/package.json')).toBe('index.html');
+    expect(resolveFile(dist, '/../package.json')).toBe('spa.html');
+    expect(resolveFile(dist, '/%2e%2e/package.json')).toBe('spa.html');
   });
 });
 
@@ -76,14 +81,14 @@ describe('serveDist', () => {
     expect(plain.body.toString()).toContain('<h1 class="hero">Bundles</h1>');
   });
 
-  it('caches hashed assets for a year, falls back to index.html, and 404s a missing chunk', async () => {
+  it("caches hashed assets for a year, falls back to the app's shell, and 404s a missing chunk", async () => {
     const asset = await get('/assets/entry.js', 'br');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    const route = await get('/resources', 'br');
+    const route = await get('/resources');
     expect(route.status).toBe(200);
     expect(route.headers['cache-control']).toBe('no-cache');
-    expect(brotliDecompressSync(route.body).toString()).toContain('<title>Home</title>');
+    expect(route.body.toString()).toContain('<div id="root"></div>');
     expect((await get('/assets/gone.js')).status).toBe(404);
   });
 });
