@@ -45,7 +45,7 @@ test('pages, deep routes and hashed assets carry the production headers', async 
   expect(home.headers()['cache-control']).toBe('no-cache');
 
   // The SPA fallback: a client-side route is the app's page, with the same headers.
-  const deep = await request.get('/resources');
+  const deep = await request.get('/admin-upload');
   expect(deep.status()).toBe(200);
   expect(await deep.text()).toContain('<div id="root"></div>');
   expect(deep.headers()['content-security-policy']).toBe(csp);

@@ -235,11 +235,15 @@ test('the share image is served, 1200x630', async ({ page }) => {
 test('private pages get the shell, kept out of search results; sitemap and robots.txt are served', async ({
   request,
 }) => {
-  for (const path of ['/resources', '/admin-upload', '/staff/anything', '/no-such-page']) {
+  for (const path of ['/admin-upload', '/staff/anything', '/no-such-page']) {
     const html = await rawHtml(await request.get(path));
     expect(html, path).toContain('<div id="root"></div>');
     expect(html, path).toContain('<meta name="robots" content="noindex" />');
   }
+  // /resources is prerendered as the page before the member's data (resources-shell.spec).
+  const resources = await rawHtml(await request.get('/resources'));
+  expect(resources).toContain('>Subscriber Resources</h1>');
+  expect(resources).toContain('<meta name="robots" content="noindex"');
 
   const robots = await (await request.get('/robots.txt')).text();
   for (const path of ['/auth', '/resources', '/admin-upload', '/staff/'])

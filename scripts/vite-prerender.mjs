@@ -1,6 +1,7 @@
 // Vite plugin: after the client build, renders the public pages to HTML with the app's own
 // routes and components (src/entry-server.tsx, built for Node into .prerender-*, then removed) and
-// writes them into dist/: index.html (/), bundles.html (/bundles), ... Each page gets its
+// writes them into dist/: index.html (/), bundles.html (/bundles), ..., and the member pages'
+// shells (resources.html: /resources before the member's data, src/app/page-shells.ts). Each page gets its
 // head tags, its CSS inlined (no render-blocking stylesheet) and the rendered markup in #root. Every other
 // path is served spa.html, the untouched client shell. Also writes sitemap.xml and robots.txt.
 import react from '@vitejs/plugin-react';
@@ -87,7 +88,7 @@ export function prerenderPlugin({ entry = 'src/entry-server.tsx' } = {}) {
         await writeFile(path.join(outDir, SPA_SHELL), shellHtml(template));
 
         const indexable = [];
-        for (const pathname of server.prerenderedPages) {
+        for (const pathname of server.builtPages) {
           const page = await server.render(pathname);
           if (page.indexable) indexable.push(pathname);
           // No modulepreload for the route's chunk: on a slow link the preloads took bandwidth
@@ -99,7 +100,7 @@ export function prerenderPlugin({ entry = 'src/entry-server.tsx' } = {}) {
           const gzip = gzipSync(html, { level: 9 }).length;
           const brotli = brotliCompressSync(html).length;
           config.logger.info(
-            `prerendered ${pathname.padEnd(9)} dist/${file.padEnd(13)} ${kilobytes(html.length)} │ gzip: ${kilobytes(gzip)} │ brotli: ${kilobytes(brotli)}`,
+            `prerendered ${pathname.padEnd(10)} dist/${file.padEnd(14)} ${kilobytes(html.length)} │ gzip: ${kilobytes(gzip)} │ brotli: ${kilobytes(brotli)}`,
           );
         }
 

@@ -2,8 +2,10 @@
 // with the app's own routes and components, as a first-time visitor sees it.
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
-import { headTags, renderHeadTags, siteOrigin } from '@/app/head';
+import type { ComponentType } from 'react';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router-dom';
+import { headTags, prerenderedPages, renderHeadTags, siteOrigin } from '@/app/head';
+import { pageShells } from '@/app/page-shells';
 import { routes } from '@/app/router';
 
 /** The page's markup (for #root), its head tags, and whether it belongs in the sitemap. */
@@ -13,9 +15,28 @@ export function origin(): string {
   return siteOrigin(import.meta.env.VITE_SITE_URL);
 }
 
+/** `routes` with `Fallback` as the HydrateFallback of the route at `pathname` (a copy). */
+function withHydrateFallback(tree: RouteObject[], pathname: string, Fallback: ComponentType): RouteObject[] {
+  return tree.map((route) => {
+    if (route.path === pathname) return { ...route, HydrateFallback: Fallback };
+    return route.children ? { ...route, children: withHydrateFallback(route.children, pathname, Fallback) } : route;
+  });
+}
+
+/**
+ * Renders a public page, or a member page's shell (`pageShells`): for a shell, no loader
+ * runs and its route stays unloaded, so the router renders the route's HydrateFallback, as
+ * the browser's router does while that loader runs.
+ */
 export async function render(pathname: string): Promise<RenderedPage> {
-  const { query, dataRoutes } = createStaticHandler(routes);
-  const context = await query(new Request(new URL(pathname, origin())));
+  const shell = pageShells[pathname];
+  const { query, dataRoutes } = createStaticHandler(
+    shell ? withHydrateFallback(routes, pathname, await shell()) : routes,
+  );
+  const context = await query(
+    new Request(new URL(pathname, origin())),
+    shell ? { filterMatchesToLoad: () => false } : undefined,
+  );
   if (context instanceof Response) throw new Error(`${pathname} answered ${context.status}, not a page`);
   if (context.statusCode !== 200) throw new Error(`${pathname} rendered with status ${context.statusCode}`);
 
@@ -37,4 +58,7 @@ export async function render(pathname: string): Promise<RenderedPage> {
   return { html, head: renderHeadTags(tags), indexable };
 }
 
-export { pageFile, prerenderedPages, privatePaths } from '@/app/head';
+export { pageFile, privatePaths } from '@/app/head';
+
+/** Every page the build writes: the public ones, then the member pages' shells. */
+export const builtPages: readonly string[] = [...prerenderedPages, ...Object.keys(pageShells)];

@@ -10,8 +10,9 @@ import './index.css';
 // first paint and the page's load are the HTML and its inlined CSS alone (issue 9,
 // decision 42). A returning member (a stored session), a page opened from an auth e-mail,
 // the reload after a stale chunk, a page inside the marketplace admin's frame (its purchase
-// links need the app to open the storefront in the top window) and every page that is not
-// prerendered start it at once.
+// links need the app to open the storefront in the top window), a page that says it is
+// waiting for the app (a member page's prerendered shell: its main is aria-busy) and every
+// page that is not prerendered start it at once.
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -33,6 +34,8 @@ function boot() {
     });
 }
 
-const startNow = !prerendered || hasStoredSession() || hasAuthRedirectInUrl() || isChunkReload() || isEmbedded(window);
+const awaitsApp = root.querySelector('[aria-busy="true"]') !== null;
+const startNow =
+  !prerendered || awaitsApp || hasStoredSession() || hasAuthRedirectInUrl() || isChunkReload() || isEmbedded(window);
 if (startNow) boot();
 else onFirstIntent(boot);

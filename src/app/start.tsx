@@ -1,6 +1,6 @@
 import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { resolveLazyRoutes } from '@/app/resolve-lazy-routes';
 import { routes } from '@/app/router';
 import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/lib/reload-on-stale-chunk';
@@ -23,6 +23,33 @@ async function prepare(container: HTMLElement): Promise<boolean> {
   }
 }
 
+/**
+ * Resolves in a new task. The start's steps (the page's modules evaluated, the router made
+ * and its loaders started, the page hydrated) each take the main thread for a while; as
+ * separate tasks the browser can paint and answer input between them (Total Blocking Time).
+ */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Makes every loader in `tree` settle only once `until` has: its work (the member's reads)
+ * starts at once, its answer waits. The router must not finish the first navigation while
+ * a hydration is under way: RouterProvider reads the router's state when it renders and
+ * subscribes in a layout effect, and a hydration done as a transition leaves tasks between
+ * the two, so a loader that settled in that gap (a read refused at once) was never shown:
+ * the page stayed on its prerendered shell.
+ */
+function settleLoadersAfter(tree: RouteObject[], until: Promise<void>) {
+  for (const route of tree) {
+    const { loader } = route;
+    if (typeof loader === 'function') {
+      route.loader = (...args: Parameters<typeof loader>) => Promise.resolve(loader(...args)).finally(() => until);
+    }
+    if (route.children) settleLoadersAfter(route.children, until);
+  }
+}
+
 /** Calls `onReady` once the whole tree has committed (a parent's effects run after its children's). */
 function Ready({ onReady, children }: { onReady: () => void; children: ReactNode }) {
   useEffect(() => {
@@ -37,6 +64,9 @@ function Ready({ onReady, children }: { onReady: () => void; children: ReactNode
  */
 export async function start(container: HTMLElement, onReady: () => void = () => {}) {
   const hydrate = await prepare(container);
+  let hydrated = () => {};
+  if (hydrate) settleLoadersAfter(routes, new Promise<void>((resolve) => (hydrated = resolve)));
+  await nextTask();
   const router = createBrowserRouter(routes);
   reloadOnStaleChunk({
     pendingHref: () => {
@@ -53,13 +83,18 @@ export async function start(container: HTMLElement, onReady: () => void = () => 
     },
   });
 
+  const ready = () => {
+    hydrated();
+    onReady();
+  };
   const app = (
     <StrictMode>
-      <Ready onReady={onReady}>
+      <Ready onReady={ready}>
         <RouterProvider router={router} />
       </Ready>
     </StrictMode>
   );
+  await nextTask();
   // The prerendered page is already readable, so hydrating it is not urgent: as a transition,
   // React does it in slices that yield to the browser (and hydrates first whatever the visitor
   // touches) instead of one long task.

@@ -32,6 +32,9 @@ export function resourcesLoader(client: QueryClient) {
 
 export const loader = resourcesLoader(queryClient);
 
+// The page before the member's data: prerendered as resources.html (see page-shells.ts).
+export { ResourcesSkeleton as HydrateFallback } from '@/features/resources/components/resources-skeleton';
+
 export function Component() {
   const { userId } = useLoaderData<Awaited<ReturnType<ReturnType<typeof resourcesLoader>>>>();
   return (

@@ -15,14 +15,17 @@ import { ResourceCardView } from './resource-card-view';
 /** The tier as read: a tier or none (`null`), or could not load. */
 export type TierState = Exclude<ReadState<Tier | null>, { status: 'loading' }>;
 
+/** Still loading: the page's frame and the cards' own text, before the member's data. */
+export type PendingTier = { status: 'loading' };
+
 export type ResourcesViewProps = {
-  tier: TierState;
+  tier: TierState | PendingTier;
   /** File list per card slug; only unlocked cards have one. */
   files: Partial<Record<string, FilesState>>;
-  /** Resolves when signed out; throws otherwise. */
-  onSignOut: () => Promise<void>;
+  /** Resolves when signed out; throws otherwise. Absent while the page is still loading. */
+  onSignOut?: () => Promise<void>;
   /** Called after the sign-out toast (the container goes home). */
-  onSignedOut: () => void;
+  onSignedOut?: () => void;
   /** Follows a download link signed again on click (default: in this tab, as a download). */
   onFollowDownload?: (url: string) => void;
   /** This session is the account's first sign-in: "Welcome!" rather than "Welcome Back!". */
@@ -42,15 +45,17 @@ export function ResourcesView({
   accountMenu,
 }: ResourcesViewProps) {
   const [signingOut, setSigningOut] = useState(false);
+  const pending = tier.status === 'loading';
   // undefined while the tier could not be loaded: nothing is locked, nothing is sold.
   const knownTier = tier.status === 'ready' ? tier.data : undefined;
 
   async function handleSignOut() {
+    if (!onSignOut) return;
     setSigningOut(true);
     try {
       await onSignOut();
       toast.success('Signed out successfully', { description: 'Come back anytime to access your resources!' });
-      onSignedOut();
+      onSignedOut?.();
     } catch (error) {
       toast.error('Error signing out', { description: errorMessage(error) });
       setSigningOut(false);
@@ -72,7 +77,12 @@ export function ResourcesView({
             <h1 className="font-serif text-2xl font-bold sm:text-3xl">Subscriber Resources</h1>
           </div>
           <div className="flex items-center gap-3">
-            <Button variant="outline" size="sm" onClick={() => void handleSignOut()} disabled={signingOut}>
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => void handleSignOut()}
+              disabled={signingOut || !onSignOut}
+            >
               {signingOut ? 'Signing out...' : 'Sign Out'}
             </Button>
             {accountMenu}
@@ -80,12 +90,16 @@ export function ResourcesView({
         </div>
       </header>
 
-      <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-8 px-4 py-8 sm:px-6">
+      <main aria-busy={pending} className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-8 px-4 py-8 sm:px-6">
         <section aria-labelledby="welcome-heading" className="rounded-xl bg-white p-5 shadow-sm sm:p-6">
           <h2 id="welcome-heading" className="text-navy-900 font-serif text-2xl font-bold">
             {firstSignIn ? 'Welcome!' : 'Welcome Back!'}
           </h2>
-          {tier.status === 'error' ? (
+          {tier.status === 'loading' ? (
+            <p role="status" className="text-navy-800 mt-2 text-lg">
+              Loading your resources...
+            </p>
+          ) : tier.status === 'error' ? (
             <TierProblem tier={tier} />
           ) : (
             <>
@@ -117,7 +131,7 @@ export function ResourcesView({
                 <li key={card.slug} className="mb-5 break-inside-avoid">
                   <ResourceCardView
                     card={card}
-                    view={cardView(knownTier, card.tier, cardFiles)}
+                    view={pending ? 'loading' : cardView(knownTier, card.tier, cardFiles)}
                     files={cardFiles}
                     onFollowDownload={onFollowDownload}
                   />
