@@ -12,6 +12,8 @@ describe('site content', () => {
     expect(formatPrice(497)).toBe('$497');
     expect(formatPrice(1495)).toBe('$1,495');
     expect(formatPrice(4500)).toBe('$4,500');
+    expect(formatPrice(1234567)).toBe('$1,234,567');
+    expect(formatPrice(100000)).toBe('$100,000');
     expect(formatPrice(24.5)).toBe('$24.50');
   });
 

@@ -3,6 +3,7 @@ import { resourceCards } from '@/content/resources';
 import { tiers } from '@/content/tiers';
 import {
   cardView,
+  compareNames,
   describeFile,
   downloadableFiles,
   fileDetails,
@@ -60,6 +61,18 @@ describe('downloadableFiles', () => {
         { name: 'a.epub', id: '1' },
       ]).map((file) => file.name),
     ).toEqual(['a.epub', 'b.pdf']);
+  });
+
+  it('sorts names without regard to case, upper case first on a tie', () => {
+    const names = ['b.pdf', 'Chapter-2.pdf', 'a.epub', 'chapter-10.pdf', 'Audio.mp3', 'audio.mp3'];
+    expect([...names].sort(compareNames)).toEqual([
+      'a.epub',
+      'Audio.mp3',
+      'audio.mp3',
+      'b.pdf',
+      'chapter-10.pdf',
+      'Chapter-2.pdf',
+    ]);
   });
 
   it('is empty for an empty folder', () => {
