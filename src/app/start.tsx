@@ -63,6 +63,8 @@ function Ready({ onReady, children }: { onReady: () => void; children: ReactNode
  * shell. `onReady` runs when the app handles the page (main.tsx then replays a held click).
  */
 export async function start(container: HTMLElement, onReady: () => void = () => {}) {
+  // This runs as the app's modules finish evaluating: a new task before the next step.
+  await nextTask();
   const hydrate = await prepare(container);
   let hydrated = () => {};
   if (hydrate) settleLoadersAfter(routes, new Promise<void>((resolve) => (hydrated = resolve)));
