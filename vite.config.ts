@@ -29,6 +29,12 @@ export default defineConfig({
     // the prerendered page for bandwidth and held its first paint (Lighthouse FCP on / 1.60 s
     // with them, 1.14 s without). The app's chunks still load in parallel for lazy routes.
     modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? [] : deps) },
+    // One stylesheet, which every page has (inlined in a prerendered page, linked from
+    // spa.html), and no lazy chunk loads. Split per chunk, Vite listed it among each lazy
+    // chunk's dependencies, and on a prerendered page (no <link> to find) its preload helper
+    // added it: a second copy of every rule and a full style recalculation when it arrived
+    // (90 ms of Lighthouse's mobile main thread on /resources).
+    cssCodeSplit: false,
   },
   test: {
     // Three layers (plus the tooling's own tests), one runner: `npm test` runs them all, `--project` picks one.

@@ -46,6 +46,11 @@ test('a member reads the cards while the tier is on its way, then the page fills
   makeUser,
 }) => {
   const errors = pageErrors(page);
+  // The stylesheet is inlined: loading it again would restyle the whole page (vite.config.ts).
+  const stylesheets: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'stylesheet') stylesheets.push(request.url());
+  });
   await signInAs(page, await makeUser({ tier: 'complete' }));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
@@ -74,6 +79,7 @@ test('a member reads the cards while the tier is on its way, then the page fills
   await expect(page.getByRole('button', { name: 'Sign Out' })).toBeEnabled();
   await expect(page.getByText('Loading files...')).toHaveCount(0);
   expect(errors).toEqual([]);
+  expect(stylesheets).toEqual([]);
 });
 
 test('a visitor opening /resources is sent to sign in without having to act first', async ({ page }) => {
