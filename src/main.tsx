@@ -1,6 +1,6 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { isEmbedded } from '@/features/purchase/lib/purchase-action';
-import { holdInteractions, onFirstIntent } from '@/lib/hydrate-on-intent';
+import { afterFirstPaint, holdInteractions, onFirstIntent } from '@/lib/hydrate-on-intent';
 import { currentHref, isChunkReload, reloadOnceFor } from '@/lib/reload-on-stale-chunk';
 import './index.css';
 
@@ -12,7 +12,7 @@ import './index.css';
 // the reload after a stale chunk, a page inside the marketplace admin's frame (its purchase
 // links need the app to open the storefront in the top window), a page that says it is
 // waiting for the app (a member page's prerendered shell: its main is aria-busy) and every
-// page that is not prerendered start it at once.
+// page that is not prerendered start it at once (a prerendered one once it has painted).
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -37,5 +37,6 @@ function boot() {
 const awaitsApp = root.querySelector('[aria-busy="true"]') !== null;
 const startNow =
   !prerendered || awaitsApp || hasStoredSession() || hasAuthRedirectInUrl() || isChunkReload() || isEmbedded(window);
-if (startNow) boot();
+if (!prerendered) boot();
+else if (startNow) afterFirstPaint(boot);
 else onFirstIntent(boot);
