@@ -249,7 +249,7 @@ function GrantForm({
       </div>
       <ReasonField id={id} {...form.field} />
       <Failure message={form.failure} />
-      <DialogFooter className="mt-1">
+      <DialogFooter spacing="tight">
         <DialogClose asChild>
           <Button variant="outline" disabled={form.busy}>
             Cancel
@@ -316,7 +316,7 @@ function RevokeForm({
     >
       <ReasonField id={id} {...form.field} />
       <Failure message={form.failure} />
-      <DialogFooter className="mt-1">
+      <DialogFooter spacing="tight">
         <DialogClose asChild>
           <Button variant="outline" disabled={form.busy}>
             Cancel
