@@ -37,8 +37,22 @@ export function DialogHeader({ className, ...props }: HTMLAttributes<HTMLDivElem
   return <div className={cn('mb-4 flex flex-col gap-1 pr-8', className)} {...props} />;
 }
 
-export function DialogFooter({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn('mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />;
+/** `spacing="tight"`: the footer of a form that already spaces its own fields (mt-1, not mt-6). */
+export function DialogFooter({
+  className,
+  spacing = 'default',
+  ...props
+}: HTMLAttributes<HTMLDivElement> & { spacing?: 'default' | 'tight' }) {
+  return (
+    <div
+      className={cn(
+        spacing === 'tight' ? 'mt-1' : 'mt-6',
+        'flex flex-col-reverse gap-2 sm:flex-row sm:justify-end',
+        className,
+      )}
+      {...props}
+    />
+  );
 }
 
 export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {

@@ -9,11 +9,14 @@ export function Avatar({
   url,
   initials,
   alt = '',
+  size = 'md',
   className,
 }: {
   url: string | null;
   initials: string;
   alt?: string;
+  /** md: 40 px (menus); lg: 64 px with larger initials (the profile dialog). */
+  size?: 'md' | 'lg';
   className?: string;
 }) {
   // Remember which URL failed, so a new URL (after an upload) is tried again.
@@ -23,7 +26,8 @@ export function Avatar({
   return (
     <span
       className={cn(
-        'bg-navy-800 inline-flex size-10 shrink-0 items-center justify-center overflow-hidden rounded-full font-semibold text-white',
+        'bg-navy-800 inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full font-semibold text-white',
+        size === 'lg' ? 'size-16 text-xl' : 'size-10',
         className,
       )}
     >

@@ -181,12 +181,7 @@ function EditProfileForm({
   return (
     <form onSubmit={(event) => void handleSubmit(event)} className="flex flex-col gap-5">
       <div className="flex items-start gap-4">
-        <Avatar
-          url={shownUrl}
-          alt={pictureAlt}
-          initials={getInitials(name || displayName, email)}
-          className="size-16 text-xl"
-        />
+        <Avatar url={shownUrl} alt={pictureAlt} initials={getInitials(name || displayName, email)} size="lg" />
         <div className="flex min-w-0 flex-1 flex-col items-start gap-1.5">
           <Label id={`${id}-avatar-label`} htmlFor={`${id}-avatar`}>
             Profile picture
@@ -255,7 +250,7 @@ function EditProfileForm({
         </p>
       </div>
 
-      <DialogFooter className="mt-1">
+      <DialogFooter spacing="tight">
         <DialogClose asChild>
           <Button variant="outline" disabled={busy !== 'idle'}>
             Cancel

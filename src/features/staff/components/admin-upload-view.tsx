@@ -168,7 +168,7 @@ export function UploadResourcesView({ onUpload }: UploadResourcesViewProps) {
               disabled={uploading}
               aria-describedby={`${id}-formats`}
               onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-              className="min-h-0 px-2 py-1.5 text-sm"
+              density="compact"
             />
             <p id={`${id}-formats`} className="text-sm text-slate-700">
               {supportedFormatsText(card)}

@@ -81,10 +81,10 @@ function ReasonField({
         aria-describedby={problem ? `${id}-reason-error ${id}-reason-hint` : `${id}-reason-hint`}
         onChange={(event) => onChange(event.target.value)}
         className={cn(
-          'border-navy-600/60 text-navy-900 block w-full rounded-lg border bg-white px-3 py-2 text-base',
+          'text-navy-900 block w-full rounded-lg border bg-white px-3 py-2 text-base',
+          problem ? 'border-red-700' : 'border-navy-600/60',
           'focus-visible:border-navy-800 focus-visible:outline-gold-500 focus-visible:outline-2 focus-visible:outline-offset-1',
           'disabled:cursor-not-allowed disabled:opacity-70',
-          problem && 'border-red-700',
         )}
       />
       {problem && (
@@ -249,7 +249,7 @@ function GrantForm({
       </div>
       <ReasonField id={id} {...form.field} />
       <Failure message={form.failure} />
-      <DialogFooter className="mt-1">
+      <DialogFooter spacing="tight">
         <DialogClose asChild>
           <Button variant="outline" disabled={form.busy}>
             Cancel
@@ -316,7 +316,7 @@ function RevokeForm({
     >
       <ReasonField id={id} {...form.field} />
       <Failure message={form.failure} />
-      <DialogFooter className="mt-1">
+      <DialogFooter spacing="tight">
         <DialogClose asChild>
           <Button variant="outline" disabled={form.busy}>
             Cancel
