@@ -105,6 +105,41 @@ create table auth.identities (
 );
 comment on table auth.identities is 'Auth: stores identities associated to a user.';
 
+-- Sessions and refresh tokens, as GoTrue's migrations leave them (00_init_auth_schema,
+-- 20210927181326 parent, 20220811173540 sessions, 20221003041400 aal/factor_id,
+-- 20221114143122 not_after, 20231027141322 refreshed_at/user_agent/ip). A JWT's session_id
+-- points at auth.sessions; deleting a session deletes its refresh tokens (on delete cascade),
+-- which is how GoTrue signs a user out and how a trigger on auth.users can end sessions.
+create table auth.sessions (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  created_at timestamptz,
+  updated_at timestamptz,
+  factor_id uuid,
+  aal text,
+  not_after timestamptz,
+  refreshed_at timestamp without time zone,
+  user_agent text,
+  ip inet,
+  tag text
+);
+comment on table auth.sessions is 'Auth: Stores session data associated to a user.';
+create index sessions_user_id_idx on auth.sessions (user_id);
+
+create table auth.refresh_tokens (
+  instance_id uuid,
+  id bigserial primary key,
+  token varchar(255) constraint refresh_tokens_token_unique unique,
+  user_id varchar(255),
+  revoked boolean,
+  created_at timestamptz,
+  updated_at timestamptz,
+  parent varchar(255),
+  session_id uuid references auth.sessions (id) on delete cascade
+);
+comment on table auth.refresh_tokens is 'Auth: Store of tokens used to refresh JWT tokens once they expire.';
+create index refresh_tokens_session_id_revoked_idx on auth.refresh_tokens (session_id, revoked);
+
 -- The JWT of the current request, as PostgREST / storage / realtime set it:
 -- `request.jwt.claims` (JSON, current) or `request.jwt.claim.*` (legacy, one per claim).
 create function auth.jwt() returns jsonb
@@ -145,7 +180,7 @@ $$;
 
 grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.email() to anon, authenticated, service_role;
 -- On the platform only the auth server touches these tables; API roles get nothing.
-grant all on auth.users, auth.identities to service_role;
+grant all on auth.users, auth.identities, auth.sessions, auth.refresh_tokens to service_role;
 
 -- ---------------------------------------------------------------------------------------
 -- storage: buckets and objects. The storage server enforces a bucket's public flag,
