@@ -7,8 +7,9 @@
 -- (accepts the invitation, follows the sign-up or recovery link), the account becomes theirs,
 -- purchases attach to it, and the stranger's password would open it.
 --
--- So the moment an address is first confirmed, a password that was set before, by an earlier
--- request, stops working: it is replaced by '' (GoTrue's HasPassword() and Authenticate() treat
+-- So the moment an address is proven for an account (its first confirmation, or a confirmed
+-- change of the account's e-mail to an address whose owner followed the link), a password that
+-- was set before, by an earlier request, stops working: it is replaced by '' (GoTrue's HasPassword() and Authenticate() treat
 -- '' as "no password", so password sign-in is refused), and every session and refresh token of
 -- the user ends. The owner is signed in by the very link that confirmed the address (GoTrue
 -- issues that session after the confirming update, in the same transaction) and is asked to
@@ -42,9 +43,10 @@ comment on function private.note_password_set_in_transaction() is
 revoke execute on function private.note_password_set_in_transaction() from public, anon, authenticated, service_role;
 
 /**
- * BEFORE UPDATE OF email_confirmed_at on auth.users: when the address is confirmed for the first
- * time and the password was set before, by another transaction, the password is made unusable
- * and every session (with its refresh tokens) ends.
+ * BEFORE UPDATE OF email_confirmed_at, email on auth.users: when an address is proven for the
+ * account (first confirmation, or a confirmed account taking a new e-mail) and the password was
+ * set before, by another transaction, the password is made unusable and every session (with its
+ * refresh tokens) ends.
  */
 create function private.forget_password_set_before_confirmation()
 returns trigger
@@ -53,8 +55,8 @@ security definer
 set search_path = ''
 as $$
 begin
-  if old.email_confirmed_at is null
-     and new.email_confirmed_at is not null
+  if new.email_confirmed_at is not null
+     and (old.email_confirmed_at is null or lower(new.email) is distinct from lower(old.email))
      and coalesce(old.encrypted_password, '') <> ''
      and new.encrypted_password is not distinct from old.encrypted_password
      and coalesce(current_setting('yyc_auth.password_set_' || replace(new.id::text, '-', ''), true), '') <> 'on'
@@ -68,21 +70,21 @@ end
 $$;
 
 comment on function private.forget_password_set_before_confirmation() is
-  'Trigger on auth.users: at first confirmation, a password set before it (by another transaction) stops working and all sessions end.';
+  'Trigger on auth.users: when an address is proven (first confirmation, confirmed e-mail change), a password set before it by another transaction stops working and all sessions end.';
 revoke execute on function private.forget_password_set_before_confirmation() from public, anon, authenticated, service_role;
 
 create trigger on_auth_user_password_set
   before insert or update of encrypted_password on auth.users
   for each row execute function private.note_password_set_in_transaction();
 
-create trigger on_auth_user_first_confirmed_forget_password
-  before update of email_confirmed_at on auth.users
+create trigger on_auth_user_address_proven_forget_password
+  before update of email_confirmed_at, email on auth.users
   for each row execute function private.forget_password_set_before_confirmation();
 
 do $$ begin
   comment on trigger on_auth_user_password_set on auth.users is
     'Marks a password set in this transaction (private.note_password_set_in_transaction).';
-  comment on trigger on_auth_user_first_confirmed_forget_password on auth.users is
+  comment on trigger on_auth_user_address_proven_forget_password on auth.users is
     'A password set before the address was proven stops working when it is (private.forget_password_set_before_confirmation).';
 exception when insufficient_privilege then null;
 end $$;

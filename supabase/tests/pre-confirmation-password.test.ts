@@ -158,6 +158,18 @@ describe('first confirmation of an address', () => {
     expect(await state(id)).toMatchObject({ opens: true, sessions: 1 });
   });
 
+  it('also when a confirmed account takes a new address (ConfirmEmailChange), whose owner followed the link', async () => {
+    const id = await signedUpUnconfirmed();
+    await db.query(`update auth.users set email_confirmed_at = now() where id = $1`, [id]);
+    await db.query(`update auth.users set encrypted_password = ${HASH} where id = $1`, [id]);
+    await openSession(id);
+    await db.query(
+      `update auth.users set email = 'moved-' || email, email_change = '', email_change_token_new = '' where id = $1`,
+      [id],
+    );
+    expect(await state(id)).toMatchObject({ password: '', opens: false, sessions: 0, refreshTokens: 0 });
+  });
+
   it('leaves a user without a password as it was', async () => {
     const id = randomUUID();
     await db.query(`insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)`, [
