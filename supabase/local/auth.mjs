@@ -1,13 +1,17 @@
-// The GoTrue (/auth/v1) subset the app and its tests use: sign-up (auto-confirmed, like a
-// local stack with e-mail confirmations off), password and refresh-token grants with
-// rotation, get/update user, logout, password recovery and invitations through a local
-// inbox, and the admin user API for fixtures. Users live in auth.users / auth.identities with bcrypt hashes made
+// The GoTrue (/auth/v1) subset the app and its tests use: sign-up, resend, verify, password
+// and refresh-token grants with rotation and the reuse interval, get/update user (e-mail change
+// with double confirmation), logout, password recovery and invitations through a local inbox,
+// and the admin user API for fixtures. The posture (e-mail confirmations on or off, double
+// confirmation of e-mail changes, reauthentication for a password change, refresh tokens) comes
+// from supabase/config.toml as `supabase start` reads it (auth-config.mjs); each behaviour says
+// which file of GoTrue's source (github.com/supabase/auth) it follows. Users live in auth.users / auth.identities with bcrypt hashes made
 // by pgcrypto, exactly as GoTrue stores them, so supabase/seed.sql works on both stacks.
 // Auth runs as the database owner (GoTrue's own privileged connection), never as the caller.
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { HttpError } from './http.mjs';
 import { JwtError, signJwt, verifyJwt } from './keys.mjs';
 import { isBadInputPgError } from './pg-errors.mjs';
+import { repoAuthConfig } from './auth-config.mjs';
 
 // GoTrue's e-mail check (a practical subset of RFC 5322).
 const EMAIL_RE =
@@ -154,6 +158,8 @@ function userJson(row) {
     ...(row.invited_at ? { invited_at: iso(row.invited_at) } : {}),
     ...(row.confirmation_sent_at ? { confirmation_sent_at: iso(row.confirmation_sent_at) } : {}),
     ...(row.recovery_sent_at ? { recovery_sent_at: iso(row.recovery_sent_at) } : {}),
+    ...(row.email_change ? { new_email: row.email_change } : {}),
+    ...(row.email_change_sent_at ? { email_change_sent_at: iso(row.email_change_sent_at) } : {}),
     app_metadata: row.raw_app_meta_data ?? {},
     user_metadata: row.raw_user_meta_data ?? {},
     identities: (row.identities ?? []).map((i) => ({
@@ -177,10 +183,18 @@ const USER_SQL = `
   select u.*, coalesce((select json_agg(i) from auth.identities i where i.user_id = u.id), '[]'::json) as identities
     from auth.users u`;
 
+/** GoTrue's singleConfirmationAccepted (internal/api/verify.go). */
+const SINGLE_CONFIRMATION = 'Confirmation link accepted. Please proceed to confirm link sent to the other email';
+
 /**
- * @param {{ db: any, baseUrl: () => string, jwtExpiry: number, siteUrl: string, quiet: boolean, log: (msg: string) => void }} deps
+ * @param {{ db: any, baseUrl: () => string, jwtExpiry: number, siteUrl: string, quiet: boolean,
+ *   log: (msg: string) => void, config?: import('./auth-config.mjs').AuthConfig }} deps
+ *   config: the auth posture; default supabase/config.toml's.
  */
-export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
+export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config = repoAuthConfig() }) {
+  /** GoTrue's MAILER_AUTOCONFIRM: e-mail confirmations off. */
+  const autoconfirm = !config.enableConfirmations;
+
   async function findUser(where, params, q = db) {
     const r = await q.query(`${USER_SQL} where ${where}`, params);
     return r.rows[0] ?? null;
@@ -202,14 +216,18 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     if (!claims.sub || claims.role === 'anon' || claims.role === 'service_role') {
       throw authError(403, 'bad_jwt', 'invalid claim: missing sub claim');
     }
+    /** @type {{ id: string, created_at: Date } | null} */
+    let session = null;
     if (claims.session_id) {
-      const s = await db.query(`select 1 from _local.sessions where id = $1::text::uuid`, [String(claims.session_id)]);
-      if (s.rows.length === 0)
-        throw authError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
+      const s = await db.query(`select id, created_at from auth.sessions where id = $1::text::uuid`, [
+        String(claims.session_id),
+      ]);
+      session = s.rows[0] ?? null;
+      if (!session) throw authError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
     }
     const user = await findUser(`u.id = $1::text::uuid`, [String(claims.sub)]);
     if (!user) throw authError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
-    return { user, claims };
+    return { user, claims, session };
   }
 
   async function requireAdmin(token) {
@@ -259,33 +277,107 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
   }
 
-  /** Creates a confirmed (or unconfirmed) e-mail user with an identity, in one transaction. */
-  async function createUser({ email, password, userMetadata = {}, appMetadata = {}, confirmed = true }) {
+  /**
+   * Inserts an e-mail user (unconfirmed unless `confirmed`) and its identity, in `tx`.
+   * Returns the new id, or null when the address is taken.
+   */
+  async function insertUser(tx, { email, password, userMetadata = {}, appMetadata = {}, confirmed = false }) {
+    const exists = await tx.query(`select 1 from auth.users where lower(email) = $1`, [email]);
+    if (exists.rows.length) return null;
+    const app = { provider: 'email', providers: ['email'], ...appMetadata };
+    const r = await tx.query(
+      `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+                               raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
+                               confirmation_token, recovery_token, email_change_token_new, email_change,
+                               email_change_token_current, phone_change, phone_change_token, reauthentication_token)
+       values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', $1,
+               case when $2::text is null then null else extensions.crypt($2::text, extensions.gen_salt('bf')) end,
+               case when $3::boolean then now() end, $4::jsonb, $5::jsonb, now(), now(), '', '', '', '', '', '', '', '')
+       returning id`,
+      [email, password ?? null, confirmed, JSON.stringify(app), JSON.stringify(userMetadata)],
+    );
+    const id = r.rows[0].id;
+    await tx.query(
+      `insert into auth.identities (id, user_id, provider_id, provider, identity_data, last_sign_in_at, created_at, updated_at)
+       values (gen_random_uuid(), $1::uuid, $1::text, 'email',
+               jsonb_build_object('sub', $1::text, 'email', $2::text, 'email_verified', $3::boolean, 'phone_verified', false),
+               now(), now(), now())`,
+      [id, email, confirmed],
+    );
+    return id;
+  }
+
+  /** Creates an e-mail user with an identity, in one transaction (admin API, invitations). */
+  async function createUser(fields) {
     return db.transaction(async (tx) => {
-      const exists = await tx.query(`select 1 from auth.users where lower(email) = $1`, [email]);
-      if (exists.rows.length) return null;
-      const app = { provider: 'email', providers: ['email'], ...appMetadata };
-      const r = await tx.query(
-        `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
-                                 raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
-                                 confirmation_token, recovery_token, email_change_token_new, email_change,
-                                 email_change_token_current, phone_change, phone_change_token, reauthentication_token)
-         values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', $1,
-                 case when $2::text is null then null else extensions.crypt($2::text, extensions.gen_salt('bf')) end,
-                 case when $3::boolean then now() end, $4::jsonb, $5::jsonb, now(), now(), '', '', '', '', '', '', '', '')
-         returning id`,
-        [email, password ?? null, confirmed, JSON.stringify(app), JSON.stringify(userMetadata)],
-      );
-      const id = r.rows[0].id;
-      await tx.query(
-        `insert into auth.identities (id, user_id, provider_id, provider, identity_data, last_sign_in_at, created_at, updated_at)
-         values (gen_random_uuid(), $1::uuid, $1::text, 'email',
-                 jsonb_build_object('sub', $1::text, 'email', $2::text, 'email_verified', $3::boolean, 'phone_verified', false),
-                 now(), now(), now())`,
-        [id, email, confirmed],
-      );
-      return findUser(`u.id = $1`, [id], tx);
+      const id = await insertUser(tx, fields);
+      return id ? findUser(`u.id = $1`, [id], tx) : null;
     });
+  }
+
+  /**
+   * models.User.Confirm (internal/models/user.go): the address is confirmed now, the
+   * confirmation token is spent, user_metadata says email_verified, and every one-time token
+   * of the user goes. Purchases attach here (a trigger), and a password set before, by another
+   * request, stops working (migration 20261125000100).
+   */
+  async function confirmUser(tx, userId) {
+    await tx.query(
+      `update auth.users set confirmation_token = '', email_confirmed_at = now(),
+              raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || '{"email_verified": true}'::jsonb
+        where id = $1`,
+      [userId],
+    );
+    await tx.query(`delete from _local.one_time_tokens where user_id = $1`, [userId]);
+  }
+
+  /**
+   * GoTrue's validateSentWithinFrequencyLimit (internal/api/mail.go) on one of the user's
+   * `*_sent_at` columns, as one check-and-set so two racing requests cannot both send: 429
+   * over_email_send_rate_limit with GoTrue's wording when the last mail was under
+   * max_frequency ago.
+   * @param {any} tx
+   * @param {string} userId
+   * @param {'confirmation_sent_at' | 'recovery_sent_at' | 'email_change_sent_at'} column
+   */
+  async function claimEmailSend(tx, userId, column) {
+    const sent = await tx.query(
+      `update auth.users set ${column} = now()
+        where id = $1 and (${column} is null or ${column} + make_interval(secs => $2) <= now())
+        returning id`,
+      [userId, EMAIL_MAX_FREQUENCY_SECONDS],
+    );
+    if (sent.rows.length > 0) return;
+    const left = await tx.query(
+      `select trunc(extract(epoch from ${column} + make_interval(secs => $2) - now()))::int as s from auth.users where id = $1`,
+      [userId, EMAIL_MAX_FREQUENCY_SECONDS],
+    );
+    throw authError(
+      429,
+      'over_email_send_rate_limit',
+      `For security purposes, you can only request this after ${Math.max(0, left.rows[0]?.s ?? 0)} seconds.`,
+    );
+  }
+
+  /**
+   * sendConfirmation (internal/api/mail.go): within max_frequency of the last one, 429;
+   * otherwise a new confirmation token (the older link stops working) and a "Confirm Your
+   * Signup" mail with a type=signup link, to the address, whoever asked.
+   */
+  async function sendConfirmation(tx, user, redirect) {
+    await claimEmailSend(tx, user.id, 'confirmation_sent_at');
+    const { otp, tokenHash } = newOneTimeToken(user.email);
+    await storeOneTimeToken(tx, user.id, 'confirmation', tokenHash, otp, redirect);
+    await tx.query(`update auth.users set confirmation_token = $2 where id = $1`, [user.id, tokenHash]);
+    const link = verifyLink(tokenHash, 'signup', redirect);
+    await sendMail(
+      user.email,
+      'Confirm Your Signup',
+      `Follow this link to confirm your user:\n${link}\n\nAlternatively, enter the code: ${otp}`,
+      link,
+      otp,
+      tx,
+    );
   }
 
   function accessToken(user, sessionId, amr = 'password') {
@@ -312,18 +404,24 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     return randomBytes(16).toString('base64url');
   }
 
-  async function issueSession(user, amr = 'password') {
+  /** createRefreshToken (internal/models/refresh_token.go): a new session and its first refresh token. */
+  async function openSession(tx, userId) {
     const token = newRefreshToken();
-    const sessionId = await db.transaction(async (tx) => {
-      const s = await tx.query(`insert into _local.sessions (user_id) values ($1) returning id`, [user.id]);
-      await tx.query(`insert into _local.refresh_tokens (token, session_id, user_id) values ($1, $2, $3)`, [
-        token,
-        s.rows[0].id,
-        user.id,
-      ]);
-      await tx.query(`update auth.users set last_sign_in_at = now() where id = $1`, [user.id]);
-      return s.rows[0].id;
-    });
+    const s = await tx.query(
+      `insert into auth.sessions (id, user_id, created_at, updated_at, aal) values (gen_random_uuid(), $1, now(), now(), 'aal1') returning id`,
+      [userId],
+    );
+    await tx.query(
+      `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, session_id, created_at, updated_at)
+       values ('00000000-0000-0000-0000-000000000000', $1, $2, false, $3, now(), now())`,
+      [token, userId, s.rows[0].id],
+    );
+    await tx.query(`update auth.users set last_sign_in_at = now() where id = $1`, [userId]);
+    return { sessionId: s.rows[0].id, token };
+  }
+
+  async function issueSession(user, amr = 'password') {
+    const { sessionId, token } = await db.transaction((tx) => openSession(tx, user.id));
     const fresh = await findUser(`u.id = $1`, [user.id]);
     return sessionJson(fresh, sessionId, token, amr);
   }
@@ -340,14 +438,104 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     };
   }
 
-  async function signup(body) {
-    const email = validateEmail(body?.email);
-    const password = validatePassword(body?.password);
-    const user = await createUser({ email, password, userMetadata: metadata(body?.data) });
-    if (!user) throw authError(422, 'user_already_exists', 'User already registered');
-    return issueSession(user);
+  /**
+   * sanitizeUser (internal/api/signup.go): what a sign-up with a confirmed address answers
+   * when confirmations are on, shaped like a new unconfirmed user, so the answer does not say
+   * whether the address has an account.
+   */
+  function sanitizedUser(email, data) {
+    const now = new Date().toISOString();
+    return {
+      id: randomUUID(),
+      aud: 'authenticated',
+      role: '',
+      email,
+      phone: '',
+      confirmation_sent_at: now,
+      app_metadata: { provider: 'email', providers: ['email'] },
+      user_metadata: data,
+      identities: [],
+      created_at: now,
+      updated_at: now,
+      is_anonymous: false,
+    };
   }
 
+  /**
+   * POST /signup (internal/api/signup.go). A new address: an unconfirmed user with the
+   * password; with confirmations off it is confirmed at once and signed in, with them on a
+   * confirmation mail goes to the address and the answer is the user, without a session. An
+   * address with an unconfirmed account: the account is not changed ("we can't be sure of
+   * their claimed identity"), the typed password not saved; confirmations off confirm it and
+   * sign in whoever asked, on mail it a new link (429 within max_frequency of the last). A
+   * confirmed address: 422 user_already_exists with confirmations off, else an answer that
+   * looks like a new sign-up and sends nothing.
+   */
+  async function signup(body, redirectTo) {
+    const email = validateEmail(body?.email);
+    const password = validatePassword(body?.password);
+    const data = metadata(body?.data);
+    const redirect = safeRedirect(redirectTo, siteUrl);
+    const existing = await findUser(`lower(u.email) = $1`, [email]);
+    if (existing?.email_confirmed_at) {
+      if (autoconfirm) throw authError(422, 'user_already_exists', 'User already registered');
+      return sanitizedUser(email, data);
+    }
+    const userId = await db.transaction(async (tx) => {
+      const id = existing?.id ?? (await insertUser(tx, { email, password, userMetadata: data }));
+      // Created by a racing request in between: GoTrue's unique index refuses the second.
+      if (!id) throw emailExists();
+      if (autoconfirm) await confirmUser(tx, id);
+      else await sendConfirmation(tx, await findUser(`u.id = $1`, [id], tx), redirect);
+      return id;
+    });
+    const user = await findUser(`u.id = $1`, [userId]);
+    if (user.email_confirmed_at) return issueSession(user);
+    const json = userJson(user);
+    // An invited user's data stays private to whoever accepts the invitation.
+    return user.invited_at ? { ...json, user_metadata: {}, identities: [] } : json;
+  }
+
+  /**
+   * POST /resend (internal/api/resend.go): type signup mails a new confirmation link to an
+   * unconfirmed address, type email_change the e-mail change links again. Unknown addresses,
+   * confirmed ones and users with no change pending get {} and nothing is sent.
+   */
+  async function resend(body, redirectTo) {
+    const b = body && typeof body === 'object' ? /** @type {any} */ (body) : {};
+    const type = b.type;
+    if (type !== 'signup' && type !== 'email_change' && type !== 'sms' && type !== 'phone_change')
+      throw authError(400, 'validation_failed', 'Missing one of these types: signup, email_change, sms, phone_change');
+    const rawEmail = typeof b.email === 'string' ? b.email : '';
+    if (rawEmail === '' && type === 'signup')
+      throw authError(400, 'validation_failed', 'Type provided requires an email address');
+    if (rawEmail === '') {
+      if (typeof b.phone === 'string' && b.phone !== '')
+        throw authError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+      throw authError(400, 'validation_failed', 'Missing email address or phone number');
+    }
+    if (typeof b.phone === 'string' && b.phone !== '')
+      throw authError(400, 'validation_failed', 'Only an email address or phone number should be provided.');
+    const email = validateEmail(rawEmail);
+    if (type === 'sms' || type === 'phone_change')
+      throw authError(400, 'validation_failed', 'Type provided requires a phone number');
+    const user = await findUser(`lower(u.email) = $1`, [email]);
+    if (!user) return {};
+    if (type === 'signup' && user.email_confirmed_at) return {};
+    if (type === 'email_change' && !user.email_change) return {};
+    const redirect = safeRedirect(redirectTo, siteUrl);
+    await db.transaction(async (tx) => {
+      if (type === 'signup') await sendConfirmation(tx, user, redirect);
+      else await sendEmailChange(tx, user, user.email_change, redirect);
+    });
+    return {};
+  }
+
+  /**
+   * POST /token?grant_type=password (internal/api/token.go): the password must match a
+   * non-empty hash (models.User.Authenticate), then an unconfirmed address is 400
+   * email_not_confirmed.
+   */
   async function passwordGrant(body) {
     const email = typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
     const password = typeof body?.password === 'string' ? body.password : '';
@@ -364,78 +552,200 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     return issueSession(user);
   }
 
+  /**
+   * POST /token?grant_type=refresh_token (internal/tokens/service.go, RefreshTokenGrant). A
+   * live token is swapped for a new one (its child). A used one is answered with the session's
+   * current token when it is that token's parent (the client lost the answer), or swapped again
+   * within refresh_token_reuse_interval seconds of its use; later, with rotation on, every
+   * token of the session is revoked and the answer is 400 refresh_token_already_used.
+   */
   async function refreshGrant(body) {
     const token = typeof body?.refresh_token === 'string' ? body.refresh_token : '';
     if (!token) throw authError(400, 'validation_failed', 'refresh_token required');
-    const next = newRefreshToken();
     const result = await db.transaction(async (tx) => {
-      const r = await tx.query(`select * from _local.refresh_tokens where token = $1 for update`, [token]);
+      const r = await tx.query(
+        `select t.*, (t.updated_at + make_interval(secs => $2) < now()) as reuse_over
+           from auth.refresh_tokens t join auth.sessions s on s.id = t.session_id
+          where t.token = $1 for update of t`,
+        [token, config.refreshTokenReuseInterval],
+      );
       const row = r.rows[0];
       if (!row)
         return { error: authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found') };
-      if (row.revoked)
-        return { error: authError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used') };
-      await tx.query(`update _local.refresh_tokens set revoked = true where token = $1`, [token]);
-      await tx.query(`insert into _local.refresh_tokens (token, session_id, user_id, parent) values ($1, $2, $3, $4)`, [
-        next,
-        row.session_id,
-        row.user_id,
-        token,
-      ]);
-      await tx.query(`update _local.sessions set refreshed_at = now() where id = $1`, [row.session_id]);
-      return { sessionId: row.session_id, userId: row.user_id };
+      let issued = null;
+      if (row.revoked) {
+        const active = await tx.query(
+          `select token, parent from auth.refresh_tokens where session_id = $1 and not coalesce(revoked, false)
+            order by id desc limit 1`,
+          [row.session_id],
+        );
+        if (active.rows[0]?.parent === token) issued = active.rows[0].token;
+        else if (row.reuse_over) {
+          if (config.refreshTokenRotation)
+            await tx.query(
+              `update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and not coalesce(revoked, false)`,
+              [row.session_id],
+            );
+          return {
+            commitError: authError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'),
+          };
+        }
+      }
+      if (!issued) {
+        // GrantRefreshTokenSwap: the token is revoked, a child takes its place.
+        issued = newRefreshToken();
+        await tx.query(`update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1`, [row.id]);
+        await tx.query(
+          `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, parent, session_id, created_at, updated_at)
+           values ('00000000-0000-0000-0000-000000000000', $1, $2, false, $3, $4, now(), now())`,
+          [issued, row.user_id, token, row.session_id],
+        );
+      }
+      await tx.query(
+        `update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1`,
+        [row.session_id],
+      );
+      return { sessionId: row.session_id, userId: row.user_id, issued };
     });
     if (result.error) throw result.error;
-    const user = await findUser(`u.id = $1`, [result.userId]);
+    // Committed (the family is revoked), then refused: storage.NewCommitWithError.
+    if (result.commitError) throw result.commitError;
+    const user = await findUser(`u.id = $1::text::uuid`, [result.userId]);
     if (!user) throw authError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
-    return sessionJson(user, result.sessionId, next, 'password');
+    if (user.banned_until && new Date(user.banned_until) > new Date())
+      throw authError(400, 'user_banned', 'Invalid Refresh Token: User Banned');
+    return sessionJson(user, result.sessionId, result.issued, 'password');
   }
 
-  async function updateUser(token, body) {
-    const { user } = await currentUser(token);
-    const b = body && typeof body === 'object' ? body : {};
+  /**
+   * models.User.UpdatePassword (internal/models/user.go): the new hash; pending confirmation,
+   * recovery, e-mail change and reauthentication tokens are spent; every session ends but
+   * `keepSession` (the caller's own, on PUT /user).
+   */
+  async function updatePassword(tx, userId, password, keepSession) {
+    await tx.query(
+      `update auth.users set encrypted_password = extensions.crypt($2, extensions.gen_salt('bf')),
+              confirmation_token = '', confirmation_sent_at = null, recovery_token = '', recovery_sent_at = null,
+              email_change_token_current = '', email_change_token_new = '', email_change_sent_at = null,
+              reauthentication_token = '', reauthentication_sent_at = null, updated_at = now()
+        where id = $1`,
+      [userId, password],
+    );
+    await tx.query(`delete from _local.one_time_tokens where user_id = $1`, [userId]);
+    if (keepSession) await tx.query(`delete from auth.sessions where user_id = $1 and id <> $2`, [userId, keepSession]);
+    else await tx.query(`delete from auth.sessions where user_id = $1`, [userId]);
+  }
+
+  /**
+   * sendEmailChange (internal/api/mail.go): within max_frequency of the last one, 429;
+   * otherwise the change waits in email_change and a link goes to the new address, and, with
+   * double_confirm_changes, another to the current one (each a type=email_change link).
+   */
+  async function sendEmailChange(tx, user, newEmail, redirect) {
+    await claimEmailSend(tx, user.id, 'email_change_sent_at');
+    const fresh = newOneTimeToken(newEmail);
+    const current = config.doubleConfirmChanges && user.email ? newOneTimeToken(user.email) : null;
+    await tx.query(
+      `update auth.users set email_change = $2, email_change_token_new = $3, email_change_token_current = $4,
+              email_change_confirm_status = 0 where id = $1`,
+      [user.id, newEmail, fresh.tokenHash, current?.tokenHash ?? ''],
+    );
+    await tx.query(
+      `delete from _local.one_time_tokens where user_id = $1 and token_type in ('email_change_new', 'email_change_current')`,
+      [user.id],
+    );
+    if (current) {
+      await storeOneTimeToken(tx, user.id, 'email_change_current', current.tokenHash, current.otp, redirect);
+      const link = verifyLink(current.tokenHash, 'email_change', redirect);
+      await sendMail(
+        user.email,
+        'Confirm Email Change',
+        `Follow this link to confirm the update of your email from ${user.email} to ${newEmail}:\n${link}\n\nAlternatively, enter the code: ${current.otp}`,
+        link,
+        current.otp,
+        tx,
+      );
+    }
+    await storeOneTimeToken(tx, user.id, 'email_change_new', fresh.tokenHash, fresh.otp, redirect);
+    const link = verifyLink(fresh.tokenHash, 'email_change', redirect);
+    await sendMail(
+      newEmail,
+      'Confirm Email Change',
+      `Follow this link to confirm the update of your email from ${user.email} to ${newEmail}:\n${link}\n\nAlternatively, enter the code: ${fresh.otp}`,
+      link,
+      fresh.otp,
+      tx,
+    );
+  }
+
+  /**
+   * PUT /user (internal/api/user.go, UserUpdate). A password: with secure_password_change, a
+   * session older than 24 hours needs a reauthentication nonce (400 reauthentication_needed);
+   * the same password again is 422 same_password; saving it ends the user's other sessions.
+   * An e-mail: another user's is 422 email_exists; otherwise nothing changes until the links
+   * are followed (sendEmailChange), in either posture. `data` merges into user_metadata.
+   */
+  async function updateUser(token, body, redirectTo) {
+    const { user, session } = await currentUser(token);
+    const b = body && typeof body === 'object' ? /** @type {any} */ (body) : {};
+    const newEmail =
+      typeof b.email === 'string' && b.email !== '' && b.email.trim().toLowerCase() !== user.email
+        ? validateEmail(b.email)
+        : null;
+    if (newEmail) {
+      const taken = await db.query(`select 1 from auth.users where lower(email) = $1 and id <> $2`, [
+        newEmail,
+        user.id,
+      ]);
+      if (taken.rows.length) throw emailExists();
+    }
+    const password = b.password === undefined || b.password === null ? null : validatePassword(b.password);
+    if (password !== null) {
+      if (config.securePasswordChange) {
+        const recent = session && Date.now() <= new Date(session.created_at).getTime() + 24 * 3600 * 1000;
+        if (!recent) {
+          if (typeof b.nonce !== 'string' || b.nonce === '')
+            throw authError(400, 'reauthentication_needed', 'Password update requires reauthentication');
+          // The stand-in sends no reauthentication codes (POST /reauthenticate), so no nonce is valid.
+          throw authError(403, 'reauthentication_not_valid', 'Requires reauthentication');
+        }
+      }
+      const same = await db.query(
+        `select coalesce(encrypted_password, '') <> '' and encrypted_password = extensions.crypt($2, encrypted_password) as same
+           from auth.users where id = $1`,
+        [user.id, password],
+      );
+      if (same.rows[0]?.same)
+        throw authError(422, 'same_password', 'New password should be different from the old password.');
+    }
     await db.transaction(async (tx) => {
-      if (b.password !== undefined) {
-        const password = validatePassword(b.password);
-        const same = await tx.query(
-          `select encrypted_password = extensions.crypt($2, encrypted_password) as same from auth.users where id = $1`,
-          [user.id, password],
-        );
-        if (same.rows[0]?.same)
-          throw authError(422, 'same_password', 'New password should be different from the old password.');
-        await tx.query(
-          `update auth.users set encrypted_password = extensions.crypt($2, extensions.gen_salt('bf')), updated_at = now() where id = $1`,
-          [user.id, password],
-        );
-      }
-      if (b.email !== undefined && String(b.email).trim().toLowerCase() !== user.email) {
-        await changeEmail(tx, user.id, b.email);
-      }
+      if (password !== null) await updatePassword(tx, user.id, password, session?.id ?? null);
       if (b.data !== undefined) {
         await tx.query(
           `update auth.users set raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || $2::jsonb, updated_at = now() where id = $1`,
           [user.id, JSON.stringify(metadata(b.data))],
         );
       }
+      if (newEmail) await sendEmailChange(tx, user, newEmail, safeRedirect(redirectTo, siteUrl));
     });
     return userJson(await findUser(`u.id = $1`, [user.id]));
   }
 
   async function logout(token, scope) {
     const { user, claims } = await currentUser(token);
-    if (scope === 'global') await db.query(`delete from _local.sessions where user_id = $1`, [user.id]);
+    if (scope === 'global') await db.query(`delete from auth.sessions where user_id = $1`, [user.id]);
     else if (scope === 'others')
-      await db.query(`delete from _local.sessions where user_id = $1 and id <> $2::text::uuid`, [
+      await db.query(`delete from auth.sessions where user_id = $1 and id <> $2::text::uuid`, [
         user.id,
         String(claims.session_id ?? '00000000-0000-0000-0000-000000000000'),
       ]);
     else if (claims.session_id)
-      await db.query(`delete from _local.sessions where id = $1::text::uuid`, [String(claims.session_id)]);
+      await db.query(`delete from auth.sessions where id = $1::text::uuid`, [String(claims.session_id)]);
   }
 
   /** Writes the mail the hosted auth server would send, prints it and keeps it for GET /inbox. */
-  async function sendMail(recipient, subject, body, link, otp) {
-    await db.query(`insert into _local.mail (recipient, subject, body, link, otp) values ($1, $2, $3, $4, $5)`, [
+  async function sendMail(recipient, subject, body, link, otp, q = db) {
+    await q.query(`insert into _local.mail (recipient, subject, body, link, otp) values ($1, $2, $3, $4, $5)`, [
       recipient,
       subject,
       body,
@@ -464,58 +774,38 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     return `${baseUrl()}/auth/v1/verify?token=${tokenHash}&type=${type}&redirect_to=${encodeURIComponent(redirect)}`;
   }
 
+  /** POST /recover (internal/api/recover.go): the same answer whether or not the address has an account. */
   async function recover(body, redirectTo) {
     if (typeof body?.email !== 'string' || body.email === '')
       throw authError(400, 'validation_failed', 'Password recovery requires an email');
     const email = validateEmail(body.email);
     const user = await findUser(`lower(u.email) = $1 and u.deleted_at is null`, [email]);
-    // Like GoTrue: the same answer whether or not the address has an account.
     if (!user) return {};
     const { otp, tokenHash } = newOneTimeToken(email);
     const redirect = safeRedirect(redirectTo, siteUrl);
-    const limited = await db.transaction(async (tx) => {
-      // GoTrue's validateSentWithinFrequencyLimit, as one check-and-set so two requests
-      // racing each other cannot both send.
-      const sent = await tx.query(
-        `update auth.users set recovery_sent_at = now()
-          where id = $1 and (recovery_sent_at is null or recovery_sent_at + make_interval(secs => $2) <= now())
-          returning id`,
-        [user.id, EMAIL_MAX_FREQUENCY_SECONDS],
-      );
-      if (sent.rows.length === 0) {
-        const left = await tx.query(
-          `select trunc(extract(epoch from recovery_sent_at + make_interval(secs => $2) - now()))::int as s
-             from auth.users where id = $1`,
-          [user.id, EMAIL_MAX_FREQUENCY_SECONDS],
-        );
-        return Math.max(0, left.rows[0]?.s ?? 0);
-      }
+    await db.transaction(async (tx) => {
+      await claimEmailSend(tx, user.id, 'recovery_sent_at');
       await storeOneTimeToken(tx, user.id, 'recovery', tokenHash, otp, redirect);
-      return null;
-    });
-    if (limited !== null) {
-      throw authError(
-        429,
-        'over_email_send_rate_limit',
-        `For security purposes, you can only request this after ${limited} seconds.`,
+      await tx.query(`update auth.users set recovery_token = $2 where id = $1`, [user.id, tokenHash]);
+      const link = verifyLink(tokenHash, 'recovery', redirect);
+      await sendMail(
+        email,
+        'Reset Your Password',
+        `Follow this link to reset the password for your user:\n${link}\n\nAlternatively, enter the code: ${otp}`,
+        link,
+        otp,
+        tx,
       );
-    }
-    const link = verifyLink(tokenHash, 'recovery', redirect);
-    await sendMail(
-      email,
-      'Reset Your Password',
-      `Follow this link to reset the password for your user:\n${link}\n\nAlternatively, enter the code: ${otp}`,
-      link,
-      otp,
-    );
+    });
     return {};
   }
 
   /**
-   * POST /invite (service role), GoTrue's Invite: a confirmed user is refused (422
-   * email_exists); an unconfirmed one gets a new invitation (the old link stops working);
-   * otherwise an unconfirmed user without a password is created. The e-mail's link is a
-   * `type=invite` verify link; accepting it confirms the address and opens a session.
+   * POST /invite (service role), internal/api/invite.go: a confirmed user is refused (422
+   * email_exists); an unconfirmed one, with whatever password it has, gets a new invitation (the
+   * old link stops working); otherwise an unconfirmed user without a password is created. The
+   * e-mail's link is a `type=invite` verify link; accepting it confirms the address and opens a
+   * session.
    */
   async function invite(body, redirectTo) {
     if (typeof body?.email !== 'string' || body.email === '')
@@ -536,31 +826,90 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
           where id = $1`,
         [userId, tokenHash],
       );
+      const link = verifyLink(tokenHash, 'invite', redirect);
+      await sendMail(
+        email,
+        INVITE_SUBJECT,
+        `Thank you for your purchase. Your files are ready.\n\nFollow this link to accept the invitation and choose your password:\n${link}\n\nAlternatively, enter the code: ${otp}`,
+        link,
+        otp,
+        tx,
+      );
     });
-    const link = verifyLink(tokenHash, 'invite', redirect);
-    await sendMail(
-      email,
-      INVITE_SUBJECT,
-      `Thank you for your purchase. Your files are ready.\n\nFollow this link to accept the invitation and choose your password:\n${link}\n\nAlternatively, enter the code: ${otp}`,
-      link,
-      otp,
-    );
     return userJson(await findUser(`u.id = $1`, [userId]));
   }
 
-  /** Which stored token a verify `type` may consume (GoTrue's verifyTokenHash). */
+  /**
+   * Which stored token a verify `type` may consume (internal/api/verify.go, verifyTokenHash):
+   * `email` takes a confirmation or a recovery token, `email_change` either address's token.
+   */
   const TOKEN_TYPES = {
     recovery: ['recovery'],
     magiclink: ['recovery'],
     invite: ['confirmation'],
     signup: ['confirmation'],
     email: ['confirmation', 'recovery'],
+    email_change: ['email_change_current', 'email_change_new'],
   };
 
   /**
+   * signupVerify (internal/api/verify.go): an invited user without a password gets a random one
+   * (UpdatePassword: every session ends; the app then asks for a real one), then the address is
+   * confirmed and the e-mail identity marked verified. A password the account had already is
+   * kept by GoTrue; the trigger of migration 20261125000100 makes it unusable as the address is
+   * confirmed, since the confirming request did not set it.
+   */
+  async function signupVerify(tx, user) {
+    if (!user.encrypted_password && user.invited_at)
+      await updatePassword(tx, user.id, randomBytes(32).toString('hex'), null);
+    await confirmUser(tx, user.id);
+    await tx.query(
+      `update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb
+        where user_id = $1 and provider = 'email' and lower(identity_data ->> 'email') = lower($2)`,
+      [user.id, user.email],
+    );
+  }
+
+  /** recoverVerify (internal/api/verify.go): the recovery token is spent; an unconfirmed address is confirmed. */
+  async function recoverVerify(tx, user) {
+    await tx.query(`update auth.users set recovery_token = '' where id = $1`, [user.id]);
+    await tx.query(`delete from _local.one_time_tokens where user_id = $1`, [user.id]);
+    if (!user.email_confirmed_at) await confirmUser(tx, user.id);
+  }
+
+  /**
+   * emailChangeVerify (internal/api/verify.go). With confirmations on and double_confirm_changes,
+   * the first of the two links only records that one address agreed (false: "proceed to confirm
+   * the link sent to the other email"); the second, or the only one otherwise, moves the account
+   * to the new address (ConfirmEmailChange: the identity follows, marked verified; an unconfirmed
+   * account is confirmed).
+   */
+  async function emailChangeVerify(tx, user, tokenType) {
+    if (autoconfirm === false && config.doubleConfirmChanges && user.email_change_confirm_status === 0 && user.email) {
+      const column = tokenType === 'email_change_current' ? 'email_change_token_current' : 'email_change_token_new';
+      await tx.query(`update auth.users set email_change_confirm_status = 1, ${column} = '' where id = $1`, [user.id]);
+      return false;
+    }
+    await tx.query(
+      `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text, 'email_verified', true)
+        where user_id = $1 and provider = 'email'`,
+      [user.id, user.email_change],
+    );
+    await tx.query(
+      `update auth.users set email = email_change, email_change = '', email_change_token_current = '',
+              email_change_token_new = '', email_change_confirm_status = 0, updated_at = now()
+        where id = $1`,
+      [user.id],
+    );
+    await tx.query(`delete from _local.one_time_tokens where user_id = $1`, [user.id]);
+    if (!user.email_confirmed_at) await confirmUser(tx, user.id);
+    return true;
+  }
+
+  /**
    * Consumes a one-time token (by link hash, or e-mail + code) of a type the verify `type`
-   * accepts, confirms the address as GoTrue does (an invitation or sign-up confirms it; so does
-   * a recovery for an unconfirmed user), and opens a session.
+   * accepts, does what GoTrue's verify does for it, and opens a session, except for the first
+   * of two e-mail change links (`single`).
    */
   async function consumeToken(type, { tokenHash, email, otp }) {
     const kinds = TOKEN_TYPES[/** @type {keyof typeof TOKEN_TYPES} */ (type)];
@@ -576,33 +925,17 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
       );
       const used = r.rows[0];
       if (!used) return null;
-      if (used.token_type === 'confirmation') {
-        // GoTrue's signupVerify: an invited user without a password gets a random one (the
-        // app then asks for a real one), and the link's token is spent.
-        await tx.query(
-          `update auth.users
-              set encrypted_password = case when coalesce(encrypted_password, '') = '' and invited_at is not null
-                                            then extensions.crypt(encode(extensions.gen_random_bytes(32), 'hex'), extensions.gen_salt('bf'))
-                                            else encrypted_password end,
-                  confirmation_token = '', updated_at = now()
-            where id = $1`,
-          [used.user_id],
-        );
-      } else {
-        await tx.query(`update auth.users set recovery_token = '', updated_at = now() where id = $1`, [used.user_id]);
-      }
-      // Confirming fires whatever waits for a confirmed address (purchases attach then).
-      await tx.query(`update auth.users set email_confirmed_at = now() where id = $1 and email_confirmed_at is null`, [
-        used.user_id,
-      ]);
-      await tx.query(
-        `update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb
-          where user_id = $1 and provider = 'email'`,
-        [used.user_id],
-      );
+      const user = await findUser(`u.id = $1`, [used.user_id], tx);
+      if (!user) return null;
+      if (user.banned_until && new Date(user.banned_until) > new Date())
+        throw authError(403, 'user_banned', 'User is banned');
+      if (used.token_type === 'confirmation') await signupVerify(tx, user);
+      else if (used.token_type === 'recovery') await recoverVerify(tx, user);
+      else if (!(await emailChangeVerify(tx, user, used.token_type))) return { ...used, single: true };
       return used;
     });
     if (!row) throw authError(403, 'otp_expired', 'Email link is invalid or has expired');
+    if (row.single) return { session: null, redirectTo: row.redirect_to };
     const user = await findUser(`u.id = $1`, [row.user_id]);
     if (!user) throw authError(403, 'otp_expired', 'Email link is invalid or has expired');
     return { session: await issueSession(user, 'otp'), redirectTo: row.redirect_to };
@@ -669,18 +1002,13 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     const user = await findUser(`u.id = $1::text::uuid`, [uuidOr404(id)]);
     if (!user) throw authError(404, 'user_not_found', 'User not found');
     const b = body && typeof body === 'object' ? body : {};
+    const password = b.password === undefined ? null : validatePassword(b.password);
+    // internal/api/admin.go, adminUserUpdate, in its order: confirm, password (every session
+    // ends), e-mail.
     await db.transaction(async (tx) => {
-      if (b.password !== undefined) {
-        await tx.query(
-          `update auth.users set encrypted_password = extensions.crypt($2, extensions.gen_salt('bf')) where id = $1`,
-          [id, validatePassword(b.password)],
-        );
-      }
+      if (b.email_confirm === true && !user.email_confirmed_at) await confirmUser(tx, id);
+      if (password !== null) await updatePassword(tx, id, password, null);
       if (b.email !== undefined) await changeEmail(tx, id, b.email);
-      if (b.email_confirm === true)
-        await tx.query(`update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()) where id = $1`, [
-          id,
-        ]);
       if (b.user_metadata !== undefined)
         await tx.query(
           `update auth.users set raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || $2::jsonb where id = $1`,
@@ -747,10 +1075,11 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
 
   const health = () => ({ version: 'local-stand-in', name: 'GoTrue', description: 'local stand-in for GoTrue' });
 
+  /** GET /settings (internal/api/settings.go): mailer_autoconfirm is config.toml's enable_confirmations, negated. */
   const settings = () => ({
     external: { email: true, phone: false },
     disable_signup: false,
-    mailer_autoconfirm: true,
+    mailer_autoconfirm: autoconfirm,
     phone_autoconfirm: false,
     sms_provider: '',
     saml_enabled: false,
@@ -768,7 +1097,10 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     return userJson((await currentUser(token)).user);
   }
 
-  /** POST /verify: a token hash, or e-mail + code, as JSON; answers a session. */
+  /**
+   * POST /verify: a token hash, or e-mail + code, as JSON; answers a session, or for the first
+   * of two e-mail change links GoTrue's `{ msg, code: "200" }`.
+   */
   async function verify(body) {
     const b = /** @type {any} */ (body) ?? {};
     const { session } = await consumeToken(String(b.type ?? ''), {
@@ -776,7 +1108,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
       email: b.email,
       otp: b.token,
     });
-    return session;
+    return session ?? { msg: SINGLE_CONFIRMATION, code: '200' };
   }
 
   /**
@@ -791,6 +1123,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
       const { session, redirectTo } = await consumeToken(type, { tokenHash: url.searchParams.get('token') ?? '' });
       const asked = url.searchParams.get('redirect_to');
       const target = asked ? safeRedirect(asked, siteUrl) : safeRedirect(redirectTo, siteUrl);
+      // The first of two e-mail change links: prepRedirectURL's message, no session.
+      if (!session) return `${target}#${new URLSearchParams({ message: SINGLE_CONFIRMATION, sb: '' })}`;
       const fragment = new URLSearchParams({
         access_token: session.access_token,
         expires_at: String(session.expires_at),
@@ -821,6 +1155,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log }) {
     health,
     settings,
     signup,
+    resend,
     token,
     getUser,
     updateUser,

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.mjs';
 import { createAuthService, SITE_URL } from './auth.mjs';
+import { repoAuthConfig } from './auth-config.mjs';
 import { createDatabase, withClaims } from './db.mjs';
 import { createFunctionsService } from './functions.mjs';
 import { jsonResponse } from './http.mjs';
@@ -70,12 +71,14 @@ async function seedSampleFiles(db, storageRoot) {
  * Starts the stand-in.
  * @param {{ port?: number, host?: string, dataDir?: string | null, reset?: boolean, quiet?: boolean,
  *   seedSampleFiles?: boolean, jwtExpiry?: number, siteUrl?: string, functionEnv?: Record<string, string>,
- *   functionsDir?: string, functionsConfigToml?: string }} [options]
+ *   functionsDir?: string, functionsConfigToml?: string,
+ *   authConfig?: Partial<import('./auth-config.mjs').AuthConfig> }} [options]
  *   dataDir: folder for the database and object bytes; null/undefined => in memory (a temp folder
  *   for bytes, removed on close). jwtExpiry: access-token lifetime in seconds (default env
  *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port. functionEnv, functionsDir,
  *   functionsConfigToml: extra environment for the Edge Functions, and another functions folder
- *   and config.toml text than supabase/'s (tests).
+ *   and config.toml text than supabase/'s (tests). authConfig: auth settings over supabase/config.toml's
+ *   (tests of the other posture).
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void>, db: import('@electric-sql/pglite').PGlite,
  *   functionPids: () => number[] }>}
  */
@@ -91,6 +94,7 @@ export async function startServer({
   functionEnv = {},
   functionsDir,
   functionsConfigToml,
+  authConfig = {},
 } = {}) {
   const log = quiet ? () => {} : (/** @type {string} */ m) => console.log(m);
   if (reset && dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -114,7 +118,15 @@ export async function startServer({
 
   let baseUrl = '';
   const schema = new SchemaCache(db);
-  const auth = createAuthService({ db, baseUrl: () => baseUrl, jwtExpiry, siteUrl, quiet, log });
+  const auth = createAuthService({
+    db,
+    baseUrl: () => baseUrl,
+    jwtExpiry,
+    siteUrl,
+    quiet,
+    log,
+    config: { ...repoAuthConfig(), ...authConfig },
+  });
   const rest = createRestService({ db, withClaims, schema });
   const storage = createStorageService({ db, withClaims, root: storageRoot });
   const realtime = createRealtimeService({ db, withClaims, schema, log });

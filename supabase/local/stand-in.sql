@@ -1,5 +1,5 @@
 -- State the local stand-in keeps for itself, applied (idempotently) after the migrations and
--- the seed: GoTrue-like sessions and refresh tokens, one-time tokens for password recovery,
+-- the seed: one-time tokens for the e-mailed links and codes,
 -- the local mail inbox, and the trigger that feeds Realtime's postgres_changes. Nothing here
 -- is reachable by the API roles: only the server (connected as the superuser) reads it.
 
@@ -7,25 +7,20 @@ create schema if not exists _local;
 revoke all on schema _local from public;
 comment on schema _local is 'Local stand-in bookkeeping (sessions, refresh tokens, mail). Not exposed to API roles.';
 
-/** One row per signed-in session (GoTrue's auth.sessions); a JWT's session_id points here. */
-create table if not exists _local.sessions (
-  id uuid primary key default gen_random_uuid(),
-  user_id uuid not null references auth.users (id) on delete cascade,
-  created_at timestamptz not null default now(),
-  refreshed_at timestamptz
-);
+-- Sessions and refresh tokens live in GoTrue's own tables, auth.sessions and
+-- auth.refresh_tokens (bootstrap.sql), so the database's triggers can end them as on the
+-- platform. A data folder made before those tables existed is rebuilt, not patched.
+do $$
+begin
+  if to_regclass('auth.sessions') is null then
+    raise exception 'This local data folder predates auth.sessions: rebuild it with npm run supabase:reset';
+  end if;
+end
+$$;
+drop table if exists _local.refresh_tokens;
+drop table if exists _local.sessions;
 
-/** Refresh tokens, rotated on every use; a used (revoked) token cannot be used again. */
-create table if not exists _local.refresh_tokens (
-  token text primary key,
-  session_id uuid not null references _local.sessions (id) on delete cascade,
-  user_id uuid not null references auth.users (id) on delete cascade,
-  revoked boolean not null default false,
-  parent text,
-  created_at timestamptz not null default now()
-);
-
-/** Recovery tokens: a 6-digit code and the hash used in the e-mailed link (GoTrue's scheme). */
+/** One-time tokens (confirmation, recovery, e-mail change): a 6-digit code and the hash used in the e-mailed link (GoTrue's scheme). */
 create table if not exists _local.one_time_tokens (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references auth.users (id) on delete cascade,

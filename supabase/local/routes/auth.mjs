@@ -69,13 +69,14 @@ export function authRoutes(auth) {
     '/settings',
     getOnly(() => ok(auth.settings())),
   );
-  app.post('/signup', async (c) => ok(await auth.signup(await body(c))));
+  app.post('/signup', async (c) => ok(await auth.signup(await body(c), query(c, 'redirect_to'))));
+  app.post('/resend', async (c) => ok(await auth.resend(await body(c), query(c, 'redirect_to'))));
   app.post('/token', async (c) => ok(await auth.token(query(c, 'grant_type'), () => body(c))));
   app.get(
     '/user',
     getOnly(async (c) => ok(await auth.getUser(token(c)))),
   );
-  app.put('/user', async (c) => ok(await auth.updateUser(token(c), await body(c))));
+  app.put('/user', async (c) => ok(await auth.updateUser(token(c), await body(c), query(c, 'redirect_to'))));
   app.post('/logout', async (c) => {
     await auth.logout(token(c), query(c, 'scope') ?? 'global');
     return new Response(null, { status: 204, headers: AUTH_HEADERS });

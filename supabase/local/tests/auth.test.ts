@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
+import { AuthWeakPasswordError } from '@supabase/supabase-js';
 import { ADDITIONAL_REDIRECT_URLS, EMAIL_MAX_FREQUENCY_SECONDS, safeRedirect, SITE_URL } from '../auth.mjs';
 import { ANON_KEY, SERVICE_ROLE_KEY, signJwt, verifyJwt } from '../keys.mjs';
 import { anonClient, serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
@@ -78,32 +78,49 @@ describe('token time claims', () => {
   });
 });
 
-describe('sign-up', () => {
-  it('auto-confirms and returns a session with GoTrue claims', async () => {
+describe('sign-up (config.toml: confirmations on; internal/api/signup.go)', () => {
+  it('answers the new unconfirmed user without a session; the mailed link confirms and signs in with GoTrue claims', async () => {
     const email = uniqueEmail('signup');
     const client = anonClient(server.url);
     const { data, error } = await client.auth.signUp({
       email,
       password: 'secret123',
-      options: { data: { plan: 'x' } },
+      options: { data: { plan: 'x' }, emailRedirectTo: 'http://127.0.0.1:5173/auth/set-password' },
     });
     expect(error).toBeNull();
-    expect(data.session?.access_token).toBeTruthy();
+    expect(data.session).toBeNull();
     expect(data.user?.email).toBe(email);
-    expect(data.user?.email_confirmed_at).toBeTruthy();
+    expect(data.user?.email_confirmed_at).toBeNull();
+    expect(data.user?.confirmation_sent_at).toBeTruthy();
     expect(data.user?.user_metadata).toMatchObject({ plan: 'x' });
-    const claims = await verifyJwt(data.session!.access_token);
+    const signIn = await anonClient(server.url).auth.signInWithPassword({ email, password: 'secret123' });
+    expect(signIn.error).toMatchObject({ status: 400, code: 'email_not_confirmed', message: 'Email not confirmed' });
+
+    const [mail] = (await readInbox(email)).messages;
+    expect(mail?.subject).toBe('Confirm Your Signup');
+    expect(mail?.link).toContain('type=signup');
+    const res = await fetch(mail!.link, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.get('location')!);
+    expect(location.origin + location.pathname).toBe('http://127.0.0.1:5173/auth/set-password');
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    expect(fragment.get('type')).toBe('signup');
+    const claims = await verifyJwt(fragment.get('access_token')!);
     expect(claims).toMatchObject({ sub: data.user!.id, role: 'authenticated', aud: 'authenticated', email });
     expect(claims.exp - claims.iat).toBe(3600);
     expect(typeof claims.session_id).toBe('string');
     expect(claims.app_metadata).toMatchObject({ provider: 'email' });
+    expect(claims.user_metadata).toMatchObject({ plan: 'x', email_verified: true });
   });
 
-  it('answers a duplicate e-mail, a weak password and a bad e-mail as GoTrue does', async () => {
+  it('answers a confirmed e-mail like a new sign-up and sends nothing; a weak password and a bad e-mail as GoTrue does', async () => {
     const client = anonClient(server.url);
     const dup = await client.auth.signUp({ email: 'ebook@example.com', password: 'secret123' });
-    expect(dup.error).toBeInstanceOf(AuthApiError);
-    expect(dup.error).toMatchObject({ status: 422, code: 'user_already_exists', message: 'User already registered' });
+    expect(dup.error).toBeNull();
+    expect(dup.data.session).toBeNull();
+    expect(dup.data.user?.id).not.toBe('00000000-0000-4000-8000-000000000001');
+    expect(dup.data.user?.identities).toEqual([]);
+    expect((await readInbox('ebook@example.com')).messages).toEqual([]);
 
     const weak = await client.auth.signUp({ email: uniqueEmail(), password: '123' });
     expect(weak.error).toBeInstanceOf(AuthWeakPasswordError);
@@ -139,23 +156,42 @@ describe('sign-in and sessions', () => {
     });
   });
 
-  it('rotates refresh tokens: the old one is refused once used', async () => {
+  it('rotates refresh tokens; a used one past refresh_token_reuse_interval is refused and ends the session (internal/tokens/service.go)', async () => {
     const client = await signedIn(server.url, 'ebook@example.com');
     const first = (await client.auth.getSession()).data.session!;
     const refreshed = await client.auth.refreshSession();
     expect(refreshed.error).toBeNull();
-    expect(refreshed.data.session!.refresh_token).not.toBe(first.refresh_token);
+    const second = refreshed.data.session!.refresh_token;
+    expect(second).not.toBe(first.refresh_token);
+    // The parent of the current token (a client that lost the answer) gets the current one back.
     const other = anonClient(server.url);
-    const reuse = await other.auth.refreshSession({ refresh_token: first.refresh_token });
+    const lost = await other.auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(lost.error).toBeNull();
+    expect(lost.data.session!.refresh_token).toBe(second);
+    const third = (await anonClient(server.url).auth.refreshSession({ refresh_token: second })).data.session!
+      .refresh_token;
+    // No longer the parent of the current token, but used under 10 seconds ago: swapped again.
+    const within = await anonClient(server.url).auth.refreshSession({ refresh_token: first.refresh_token });
+    expect(within.error).toBeNull();
+    expect([first.refresh_token, second, third]).not.toContain(within.data.session!.refresh_token);
+    // Past the interval (its use moved back 11 seconds): refused, and every token of the session revoked.
+    await server.db.query(
+      `update auth.refresh_tokens set updated_at = updated_at - interval '11 seconds' where token = $1`,
+      [second],
+    );
+    const reuse = await anonClient(server.url).auth.refreshSession({ refresh_token: second });
     expect(reuse.error).toMatchObject({ status: 400, code: 'refresh_token_already_used' });
-    const again = await other.auth.refreshSession({ refresh_token: refreshed.data.session!.refresh_token });
-    expect(again.error).toBeNull();
+    const live = await server.db.query(
+      `select count(*)::int as n from auth.refresh_tokens where session_id = (select session_id from auth.refresh_tokens where token = $1) and not revoked`,
+      [first.refresh_token],
+    );
+    expect(live.rows).toEqual([{ n: 0 }]);
   });
 
   it('gets and updates the user, then logs out (session gone server-side)', async () => {
     const email = uniqueEmail('upd');
-    const client = anonClient(server.url);
-    await client.auth.signUp({ email, password: 'secret123' });
+    await serviceClient(server.url).auth.admin.createUser({ email, password: 'secret123', email_confirm: true });
+    const client = await signedIn(server.url, email, 'secret123');
     const got = await client.auth.getUser();
     expect(got.data.user?.email).toBe(email);
     const upd = await client.auth.updateUser({ password: 'secret456', data: { display: 'Me' } });

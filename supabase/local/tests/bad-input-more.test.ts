@@ -48,14 +48,16 @@ async function signIn(email: string, password = DEMO_PASSWORD): Promise<Session>
   return (await res.json()) as Session;
 }
 
+/** A new confirmed user (admin API), signed in: with confirmations on, a sign-up has no session yet. */
 async function signUp(): Promise<Session> {
-  const res = await fetch(`${server.url}/auth/v1/signup`, {
+  const email = uniqueEmail('bad-input');
+  const res = await fetch(`${server.url}/auth/v1/admin/users`, {
     method: 'POST',
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ email: uniqueEmail('bad-input'), password: 'password123' }),
+    headers: { ...ADMIN_HEADERS, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: 'password123', email_confirm: true }),
   });
   expect(res.status).toBe(200);
-  return (await res.json()) as Session;
+  return signIn(email, 'password123');
 }
 
 /** A multipart/form-data body made by hand, so part headers can carry what FormData would not. */

@@ -35,6 +35,32 @@ export async function signedIn(url: string, email: string, password = DEMO_PASSW
   return client;
 }
 
+/** A mail as GET /inbox answers it (newest first). */
+export type InboxMail = { to: string; subject: string; body: string; link: string; otp: string };
+
+/** The stand-in's local inbox for `email`, newest first. */
+export async function readInbox(url: string, email: string): Promise<InboxMail[]> {
+  const res = await fetch(`${url}/inbox?email=${encodeURIComponent(email)}`, { headers: { apikey: ANON_KEY } });
+  if (!res.ok) throw new Error(`inbox: HTTP ${res.status}`);
+  return ((await res.json()) as { messages: InboxMail[] }).messages;
+}
+
+/**
+ * Signs up as a person would with confirmations on (config.toml): the sign-up, then the code of
+ * the "Confirm Your Signup" mail, which signs the client in. Resolves with the signed-in client.
+ */
+export async function signedUpAndConfirmed(url: string, email: string, password = 'secret123') {
+  const client = anonClient(url);
+  const { data, error } = await client.auth.signUp({ email, password });
+  if (error) throw error;
+  if (data.session) throw new Error('expected no session before the address is confirmed');
+  const [mail] = await readInbox(url, email);
+  if (mail?.subject !== 'Confirm Your Signup') throw new Error(`no confirmation mail for ${email}`);
+  const verified = await client.auth.verifyOtp({ email, token: mail.otp, type: 'email' });
+  if (verified.error) throw verified.error;
+  return client;
+}
+
 let counter = 0;
 /** A unique e-mail per call, so tests never share users. */
 export function uniqueEmail(prefix = 'user'): string {

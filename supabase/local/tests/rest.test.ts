@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ANON_KEY } from '../keys.mjs';
-import { anonClient, serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
+import {
+  anonClient,
+  serviceClient,
+  signedIn,
+  signedUpAndConfirmed,
+  startStandIn,
+  uniqueEmail,
+  type StandIn,
+} from './helpers';
 
 const EBOOK_ID = '00000000-0000-4000-8000-000000000001';
 const FOUNDATION_ID = '00000000-0000-4000-8000-000000000002';
@@ -112,9 +120,8 @@ describe('select', () => {
 
 describe('writes', () => {
   it('gives a new user a profile row they may update but not insert or upsert', async () => {
-    const client = anonClient(server.url);
-    const { data } = await client.auth.signUp({ email: uniqueEmail('rest'), password: 'secret123' });
-    const id = data.user!.id;
+    const client = await signedUpAndConfirmed(server.url, uniqueEmail('rest'));
+    const id = (await client.auth.getUser()).data.user!.id;
     // Sign-up inserted into auth.users; the on_auth_user_created trigger made the row.
     const mine = await client.from('profiles').select('id, user_id, display_name, avatar_url').single();
     expect(mine.error).toBeNull();
