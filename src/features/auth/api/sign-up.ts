@@ -1,18 +1,22 @@
 import type { Credentials } from '../lib/credentials-schema';
 
+import { paths } from '@/config/paths';
+
 /**
- * Creates an account. The confirmation e-mail (when the project requires one) links back
- * to the site's home page, as the spec says: origin + '/'. Resolves true when the account
- * is signed in already (auto-confirm returns a session), false when the address must be
- * confirmed first.
+ * Creates an account. The confirmation e-mail links to the set-password page, carrying `next`
+ * (where the person was going): following it confirms the address and signs them in, and a
+ * password typed before the address was proven no longer opens the account (issue 25,
+ * docs/database.md), so they choose it there (decision 45; the spec said origin + '/').
+ * Resolves true when the account is signed in already (confirmations off return a session),
+ * false when the address must be confirmed first, as production requires.
  */
-export async function signUp({ email, password }: Credentials): Promise<boolean> {
+export async function signUp({ email, password }: Credentials, next: string = paths.resources): Promise<boolean> {
   // Imported here, not at the top: /auth shows its form before supabase-js has loaded.
   const { supabase } = await import('@/lib/supabase');
   const { data, error } = await supabase.auth.signUp({
     email,
     password,
-    options: { emailRedirectTo: `${window.location.origin}/` },
+    options: { emailRedirectTo: `${window.location.origin}${paths.setPassword}?next=${encodeURIComponent(next)}` },
   });
   if (error) throw error;
   return data.session !== null;

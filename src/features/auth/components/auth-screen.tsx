@@ -47,7 +47,7 @@ export function AuthScreen() {
       }}
       onSignUp={async (credentials) => {
         await connect();
-        return signUp(credentials);
+        return signUp(credentials, next);
       }}
       onSignedIn={() => void navigate(next, { replace: true })}
       onRequestPasswordReset={async (email) => {

@@ -169,13 +169,15 @@ describe('AuthView', () => {
     expect(screen.getByRole('button', { name: 'Creating account...' })).toBeDisabled();
     expect(seen).toEqual([{ email: 'new@example.com', password: 'secret1' }]);
 
-    // No session came back: the address must be confirmed before signing in.
+    // No session came back: the address must be confirmed, and the e-mail's link signs them in
+    // (decision 45), so nothing sends them to the Sign In tab.
     pending.resolve(false);
     expect(await screen.findByText('Account created!')).toBeInTheDocument();
-    expect(screen.getByText('Check your email to confirm your address, then sign in.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Check your e-mail and follow the link to confirm your address and sign in.'),
+    ).toBeInTheDocument();
     expect(screen.queryByText('You can now sign in to access your resources.')).not.toBeInTheDocument();
-    // Back on the Sign In tab with the e-mail kept, and nobody sent on.
-    expect(screen.getByRole('tab', { name: 'Sign In', selected: true })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Sign Up', selected: true })).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveValue('new@example.com');
     expect(calls.signedIn).toBe(0);
   });

@@ -65,9 +65,11 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
           toast.success('Account created!', { description: 'Welcome! Taking you to your resources...' });
           onSignedIn();
         } else {
-          // Nothing to sign in with until the address is confirmed: say so, and be ready.
-          toast.success('Account created!', { description: 'Check your email to confirm your address, then sign in.' });
-          setTab('sign-in');
+          // Nothing to sign in with until the address is confirmed; the e-mail's link signs
+          // them in and asks for their password (decision 45).
+          toast.success('Account created!', {
+            description: 'Check your e-mail and follow the link to confirm your address and sign in.',
+          });
         }
       }
     } catch (error) {

@@ -1,6 +1,6 @@
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { authRedirectAtLoad } from '@/config/auth-storage';
-import { paths } from '@/config/paths';
+import { safeNextPath } from '@/config/paths';
 import { useAuth } from '@/lib/auth-provider';
 import { requestPasswordReset } from '../api/request-password-reset';
 import { setPassword } from '../api/set-password';
@@ -11,6 +11,9 @@ import { SetPasswordView } from './set-password-view';
 export function SetPasswordScreen() {
   const { status, user } = useAuth({ connect: true });
   const navigate = useNavigate();
+  // Where a person who signed up was going (the confirmation link carries it); else /resources.
+  const [searchParams] = useSearchParams();
+  const next = safeNextPath(searchParams.get('next'));
   const state = setPasswordState(status, user?.email ?? null, authRedirectAtLoad);
 
   return (
@@ -18,7 +21,7 @@ export function SetPasswordScreen() {
       state={state}
       onSetPassword={setPassword}
       onRequestLink={requestPasswordReset}
-      onDone={() => void navigate(paths.resources, { replace: true })}
+      onDone={() => void navigate(next, { replace: true })}
     />
   );
 }

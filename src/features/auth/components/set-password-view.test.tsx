@@ -96,6 +96,19 @@ describe('SetPasswordView', () => {
     expect(calls.done).toBe(1);
   });
 
+  it('after a sign-up confirmation says the address is confirmed and asks for the password to keep', async () => {
+    const { user, calls } = setup({ state: { kind: 'ready', purpose: 'signup', email: 'new@example.com' } });
+    expect(screen.getByRole('heading', { level: 1, name: 'Your e-mail address is confirmed' })).toHaveFocus();
+    expect(
+      screen.getByText(/Choose the password you will sign in with from now on for new@example.com\./),
+    ).toBeInTheDocument();
+    await choose(user, 'kept-password');
+    await user.click(screen.getByRole('button', { name: 'Set Password' }));
+    expect(await screen.findByText('Password set')).toBeInTheDocument();
+    expect(calls.passwords).toEqual(['kept-password']);
+    expect(calls.done).toBe(1);
+  });
+
   it('after a recovery link asks for a new password', async () => {
     const { user, calls } = setup();
     expect(screen.getByRole('heading', { level: 1, name: 'Choose a new password' })).toBeInTheDocument();

@@ -46,16 +46,21 @@ export function SetPasswordView({ state, onSetPassword, onRequestLink, onDone }:
     );
 
   if (state.kind === 'ready') {
-    const invited = state.purpose === 'invite';
+    const account = state.email ?? 'your account';
+    const { title, intro } = {
+      invite: {
+        title: 'Welcome! Your files are ready',
+        intro: `Choose a password for ${account}. You will sign in with this e-mail address and password from now on.`,
+      },
+      signup: {
+        title: 'Your e-mail address is confirmed',
+        intro: `Choose the password you will sign in with from now on for ${account}. For your safety, a password given before the address was confirmed is not kept.`,
+      },
+      recovery: { title: 'Choose a new password', intro: `Choose a new password for ${account}.` },
+    }[state.purpose];
+    const invited = state.purpose !== 'recovery';
     return (
-      <Page
-        title={invited ? 'Welcome! Your files are ready' : 'Choose a new password'}
-        intro={
-          invited
-            ? `Choose a password for ${state.email ?? 'your account'}. You will sign in with this e-mail address and password from now on.`
-            : `Choose a new password for ${state.email ?? 'your account'}.`
-        }
-      >
+      <Page title={title} intro={intro}>
         <NewPasswordForm onSetPassword={onSetPassword} onDone={onDone} invited={invited} email={state.email} />
       </Page>
     );

@@ -23,6 +23,14 @@ describe('setPasswordState', () => {
     });
   });
 
+  it('a sign-up confirmation link asks for the password (one typed before the address was proven is gone)', () => {
+    expect(setPasswordState('signed-in', 'new@example.com', link('signup'))).toEqual({
+      kind: 'ready',
+      purpose: 'signup',
+      email: 'new@example.com',
+    });
+  });
+
   it('a recovery link, or a signed-in visit without one, asks for a new password', () => {
     expect(setPasswordState('signed-in', 'a@b.co', link('recovery'))).toMatchObject({ purpose: 'recovery' });
     expect(setPasswordState('signed-in', 'a@b.co', null)).toMatchObject({ kind: 'ready', purpose: 'recovery' });

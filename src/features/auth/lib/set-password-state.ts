@@ -6,8 +6,11 @@ import type { AuthStatus } from '@/lib/auth-provider';
 export type SetPasswordState =
   /** The link's session (or a stored one) is being read. */
   | { kind: 'checking' }
-  /** Signed in: from an invitation (a new buyer) or a recovery link (or simply signed in). */
-  | { kind: 'ready'; purpose: 'invite' | 'recovery'; email: string | null }
+  /**
+   * Signed in: from an invitation (a new buyer), a sign-up confirmation (the address just
+   * proven; a password typed before no longer works), or a recovery link (or simply signed in).
+   */
+  | { kind: 'ready'; purpose: 'invite' | 'signup' | 'recovery'; email: string | null }
   /** The link was refused: expired, already used or edited. */
   | { kind: 'link-error' }
   /** Opened without a link and not signed in. */
@@ -28,5 +31,6 @@ export function setPasswordState(
   if (fromLink?.error) return { kind: 'link-error' };
   if (status === 'loading') return { kind: 'checking' };
   if (status === 'signed-out') return { kind: 'no-link' };
-  return { kind: 'ready', purpose: fromLink?.type === 'invite' ? 'invite' : 'recovery', email };
+  const purpose = fromLink?.type === 'invite' ? 'invite' : fromLink?.type === 'signup' ? 'signup' : 'recovery';
+  return { kind: 'ready', purpose, email };
 }
