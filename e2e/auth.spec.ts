@@ -1,6 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { anonClient, expect, expectAccessible, signInAs, test, waitForHydration } from './fixtures';
+import { admin, anonClient, expect, expectAccessible, signInAs, test, waitForHydration } from './fixtures';
+import { readInbox } from './inbox';
+
+/** The `type` of an e-mailed verify link (signup, invite, recovery, email_change). */
+function linkType(link: string) {
+  return new URL(link).searchParams.get('type');
+}
+
+async function deleteUserByEmail(email: string) {
+  const { data } = await admin.auth.admin.listUsers({ perPage: 1000 });
+  const user = data.users.find((u) => u.email === email);
+  if (user) await admin.auth.admin.deleteUser(user.id);
+}
 
 async function fillSignIn(page: Page, email: string, password: string) {
   const form = page.getByRole('tabpanel', { name: 'Sign In' });
@@ -18,30 +30,59 @@ async function expectToast(page: Page, title: string, description?: string) {
   if (description) await expect(toast.first()).toContainText(description);
 }
 
-test('sign-up creates an account and lands on the resources', async ({ page }) => {
+test('sign-up: check the inbox, confirm, choose the password, land signed in where the person was going', async ({
+  page,
+}) => {
   const email = `e2e-signup-${randomUUID()}@example.com`;
-  await page.goto('/auth');
-  await waitForHydration(page);
-  await page.getByRole('tab', { name: 'Sign Up' }).click();
-  const form = page.getByRole('tabpanel', { name: 'Sign Up' });
-  await expect(form.getByText('Must be at least 6 characters')).toBeVisible();
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password').fill('a-good-password');
-  await form.getByRole('button', { name: 'Create Account' }).click();
-  await expectToast(page, 'Account created!', 'Welcome! Taking you to your resources...');
-  await expect(page).toHaveURL(/\/resources$/);
-  await expect(page.getByRole('heading', { name: 'Welcome!' })).toBeVisible();
+  try {
+    await page.goto('/auth?next=%2Fupgrade');
+    await waitForHydration(page);
+    await page.getByRole('tab', { name: 'Sign Up' }).click();
+    const form = page.getByRole('tabpanel', { name: 'Sign Up' });
+    await expect(form.getByText('Must be at least 6 characters')).toBeVisible();
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Password').fill('a-good-password');
+    await form.getByRole('button', { name: 'Create Account' }).click();
+    // Confirmations are on (config.toml): no session until the address is proven.
+    await expectToast(page, 'Account created!', 'Check your e-mail and follow the link to confirm your address');
+    await expect(page).toHaveURL(/\/auth\?next=%2Fupgrade$/);
+    await page.getByRole('tab', { name: 'Sign In' }).click();
+    await fillSignIn(page, email, 'a-good-password');
+    await expectToast(page, 'Sign in failed', 'Email not confirmed');
 
-  // The same address again is refused by the provider, and the message says why.
-  await page.getByRole('button', { name: 'Sign Out' }).click();
-  await expect(page).toHaveURL(/\/$/);
-  await page.goto('/auth');
-  await waitForHydration(page);
-  await page.getByRole('tab', { name: 'Sign Up' }).click();
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password').fill('a-good-password');
-  await form.getByRole('button', { name: 'Create Account' }).click();
-  await expectToast(page, 'Sign up failed', 'already registered');
+    // Told apart by the link's type: the subject is the auth server's template (GoTrue's default here).
+    await expect.poll(async () => (await readInbox(email)).map((m) => linkType(m.link))).toEqual(['signup']);
+    const [mail] = await readInbox(email);
+    await page.goto(mail!.link);
+    await expect(page).toHaveURL(/\/auth\/set-password\?next=%2Fupgrade/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Your e-mail address is confirmed' })).toBeVisible();
+    await expectAccessible(page);
+    await page.getByLabel('New password', { exact: true }).fill('my-kept-password');
+    await page.getByLabel('Confirm password').fill('my-kept-password');
+    await page.getByRole('button', { name: 'Set Password' }).click();
+    await expectToast(page, 'Password set');
+    await expect(page).toHaveURL(/\/upgrade$/);
+    await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+
+    // From now on the chosen password signs in; the one typed at sign-up never will.
+    const typed = await anonClient().auth.signInWithPassword({ email, password: 'a-good-password' });
+    expect(typed.error?.message).toBe('Invalid login credentials');
+    const kept = await anonClient().auth.signInWithPassword({ email, password: 'my-kept-password' });
+    expect(kept.error).toBeNull();
+
+    // The same address again gets the same answer as a new one: the page never says who has an account.
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await page.goto('/auth');
+    await waitForHydration(page);
+    await page.getByRole('tab', { name: 'Sign Up' }).click();
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Password').fill('a-good-password');
+    await form.getByRole('button', { name: 'Create Account' }).click();
+    await expectToast(page, 'Account created!', 'Check your e-mail');
+  } finally {
+    await deleteUserByEmail(email);
+  }
 });
 
 test('each credential rule shows its message in a Validation error toast', async ({ page }) => {

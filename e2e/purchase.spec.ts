@@ -1,41 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { shopifyOrder, shopifyRequest } from '../supabase/functions/purchase-webhook/test-support.ts';
-import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
 import { resourceCards } from '../src/content/resources';
 import { tierRank, type Tier } from '../src/content/tiers';
-import { e2eEnv } from './env';
 import { readInbox } from './inbox';
 import { admin, expect, signInAs, test } from './fixtures';
-
-// The published development secret: the stand-in gives it to the function, and so does a
-// `supabase start` stack through supabase/functions/.env (scripts/function-env.mjs). A stack with
-// its own secret: set SHOPIFY_WEBHOOK_SECRET.
-const secret = process.env.SHOPIFY_WEBHOOK_SECRET ?? LOCAL_FUNCTION_SECRETS.SHOPIFY_WEBHOOK_SECRET;
-
-/** Sends a signed Shopify delivery to the purchase webhook, as the checkout would. */
-async function deliver(made: Request): Promise<Record<string, unknown>> {
-  const res = await fetch(`${e2eEnv.supabaseUrl}/functions/v1/purchase-webhook/shopify`, {
-    method: 'POST',
-    headers: made.headers,
-    body: await made.arrayBuffer(),
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-function deliverSale(email: string, product: Tier, orderId = `e2e-${randomUUID()}`) {
-  const line = { product_id: `REPLACE_ME_shopify_product_${product}` };
-  return shopifyRequest('orders/paid', shopifyOrder({ id: orderId, email, line_items: [line] }), { secret }).then(
-    deliver,
-  );
-}
-
-function deliverRefund(orderId: string, product: Tier) {
-  const line = { line_item: { product_id: `REPLACE_ME_shopify_product_${product}` } };
-  const refund = { id: `refund-${orderId}`, order_id: orderId, refund_line_items: [line] };
-  return shopifyRequest('refunds/create', refund, { secret }).then(deliver);
-}
+import { deliverRefund, deliverSale } from './webhook';
 
 /** How many files the cards up to `tier` hold: exactly the downloads the page offers. */
 function filesUpTo(tier: Tier): number {

@@ -372,7 +372,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config
     const link = verifyLink(tokenHash, 'signup', redirect);
     await sendMail(
       user.email,
-      'Confirm Your Signup',
+      'Confirm your email address',
       `Follow this link to confirm your user:\n${link}\n\nAlternatively, enter the code: ${otp}`,
       link,
       otp,
@@ -659,7 +659,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config
       const link = verifyLink(current.tokenHash, 'email_change', redirect);
       await sendMail(
         user.email,
-        'Confirm Email Change',
+        'Confirm your new email address',
         `Follow this link to confirm the update of your email from ${user.email} to ${newEmail}:\n${link}\n\nAlternatively, enter the code: ${current.otp}`,
         link,
         current.otp,
@@ -670,7 +670,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config
     const link = verifyLink(fresh.tokenHash, 'email_change', redirect);
     await sendMail(
       newEmail,
-      'Confirm Email Change',
+      'Confirm your new email address',
       `Follow this link to confirm the update of your email from ${user.email} to ${newEmail}:\n${link}\n\nAlternatively, enter the code: ${fresh.otp}`,
       link,
       fresh.otp,

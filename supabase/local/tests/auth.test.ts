@@ -97,7 +97,7 @@ describe('sign-up (config.toml: confirmations on; internal/api/signup.go)', () =
     expect(signIn.error).toMatchObject({ status: 400, code: 'email_not_confirmed', message: 'Email not confirmed' });
 
     const [mail] = (await readInbox(email)).messages;
-    expect(mail?.subject).toBe('Confirm Your Signup');
+    expect(mail?.subject).toBe('Confirm your email address');
     expect(mail?.link).toContain('type=signup');
     const res = await fetch(mail!.link, { redirect: 'manual' });
     expect(res.status).toBe(303);
