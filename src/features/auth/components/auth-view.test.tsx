@@ -170,7 +170,7 @@ describe('AuthView', () => {
     expect(seen).toEqual([{ email: 'new@example.com', password: 'secret1' }]);
 
     // No session came back: the address must be confirmed, and the e-mail's link signs them in
-    // (decision 45), so nothing sends them to the Sign In tab.
+    // (decision 46), so nothing sends them to the Sign In tab.
     pending.resolve(false);
     expect(await screen.findByText('Account created!')).toBeInTheDocument();
     expect(

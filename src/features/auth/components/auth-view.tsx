@@ -66,7 +66,7 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
           onSignedIn();
         } else {
           // Nothing to sign in with until the address is confirmed; the e-mail's link signs
-          // them in and asks for their password (decision 45).
+          // them in and asks for their password (decision 46).
           toast.success('Account created!', {
             description: 'Check your e-mail and follow the link to confirm your address and sign in.',
           });
