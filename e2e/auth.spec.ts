@@ -4,8 +4,8 @@ import { anonClient, expect, expectAccessible, signInAs, test, waitForHydration 
 
 async function fillSignIn(page: Page, email: string, password: string) {
   const form = page.getByRole('tabpanel', { name: 'Sign In' });
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password').fill(password);
+  await form.getByRole('textbox', { name: 'Email' }).fill(email);
+  await form.getByLabel('Password', { exact: true }).fill(password);
   await form.getByRole('button', { name: 'Sign In' }).click();
 }
 
@@ -25,8 +25,8 @@ test('sign-up creates an account and lands on the resources', async ({ page }) =
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   const form = page.getByRole('tabpanel', { name: 'Sign Up' });
   await expect(form.getByText('Must be at least 6 characters')).toBeVisible();
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password').fill('a-good-password');
+  await form.getByRole('textbox', { name: 'Email' }).fill(email);
+  await form.getByLabel('Password', { exact: true }).fill('a-good-password');
   await form.getByRole('button', { name: 'Create Account' }).click();
   await expectToast(page, 'Account created!', 'Welcome! Taking you to your resources...');
   await expect(page).toHaveURL(/\/resources$/);
@@ -38,8 +38,8 @@ test('sign-up creates an account and lands on the resources', async ({ page }) =
   await page.goto('/auth');
   await waitForHydration(page);
   await page.getByRole('tab', { name: 'Sign Up' }).click();
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password').fill('a-good-password');
+  await form.getByRole('textbox', { name: 'Email' }).fill(email);
+  await form.getByLabel('Password', { exact: true }).fill('a-good-password');
   await form.getByRole('button', { name: 'Create Account' }).click();
   await expectToast(page, 'Sign up failed', 'already registered');
 });
