@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Route } from '@playwright/test';
 import { landing } from '../src/content/landing';
 import { expect, holdTheApp, test, waitForHydration } from './fixtures';
 
@@ -100,4 +101,38 @@ test('Sign Up chosen before the app has loaded opens at once, and what is typed 
   await app.release();
   await expect.poll(() => signUps.length).toBe(1);
   expect(JSON.parse(signUps[0] ?? '{}')).toMatchObject({ email, password: 'a-good-password' });
+});
+
+test('taps before the boot script has run are held by the page, then answered, and the app signs in once', async ({
+  page,
+  makeUser,
+}) => {
+  const user = await makeUser({ tier: 'ebook' });
+  // The boot script (a deferred module) comes a round trip or more after the first paint on
+  // a phone: hold it, and act meanwhile.
+  const boot: Route[] = [];
+  let bootReleased = false;
+  await page.route(/\/assets\/index-[^/]+\.js$/, (route) => (bootReleased ? route.continue() : boot.push(route)));
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.resourceType() === 'document') posts.push(request.url());
+  });
+  await page.goto('/auth', { waitUntil: 'commit' });
+  await expect(page.getByRole('heading', { name: 'Subscriber Access' })).toBeVisible();
+  await expect.poll(() => boot.length).toBe(1);
+
+  // A tab chosen with the keyboard and back with a tap, then the form filled and sent.
+  await page.getByRole('tab', { name: 'Sign In' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await page.getByRole('tab', { name: 'Sign In' }).click();
+  await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
+  await page.getByRole('tabpanel').getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  expect(posts).toEqual([]);
+
+  bootReleased = true;
+  for (const route of boot) await route.continue();
+  await expect(page).toHaveURL(/\/resources$/);
+  await expect(page.getByRole('heading', { name: 'Subscriber Resources' })).toBeVisible();
+  expect(posts).toEqual([]);
 });

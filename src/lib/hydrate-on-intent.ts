@@ -1,4 +1,5 @@
 import { answerActivation, selectTab, tabForKey } from './answer-before-app';
+import { NEEDS_APP } from './needs-app';
 
 // The public pages arrive prerendered: readable, and their links work, before any script.
 // A first-time visitor's page therefore loads the app only when they first act on it (see
@@ -27,9 +28,6 @@ export function onFirstIntent(callback: () => void, target: Window = window): ()
   for (const type of INTENT_EVENTS) target.addEventListener(type, fire, options);
   return stop;
 }
-
-/** Controls whose action needs the app: buttons and tabs (links work without it). */
-const NEEDS_APP = 'button, input[type="submit"], input[type="button"], [role="button"], [role="tab"]';
 
 /**
  * Calls back once the page's first contentful paint is recorded: a prerendered page is on
@@ -65,6 +63,20 @@ export function afterFirstPaint(
   target.setTimeout(once, fallbackMs);
 }
 
+/** An input the page's inline head script held before the boot script ran (scripts/early-input.mjs). */
+export type EarlyInput = { type: 'click' | 'keydown'; target: Element; key?: string };
+
+/**
+ * Stops the inline head script's holding and returns what it held, oldest first: a visitor
+ * who acts between the first paint and the boot script (a round trip or more on a phone)
+ * loses nothing. Every page calls this at start, prerendered or not.
+ */
+export function takeEarlyInput(target: Window & { __earlyInput?: () => EarlyInput[] } = window): EarlyInput[] {
+  const take = target.__earlyInput;
+  delete target.__earlyInput;
+  return typeof take === 'function' ? take() : [];
+}
+
 export type HeldInteractions = {
   /** Whether a click is waiting for the app. */
   pending: () => boolean;
@@ -87,7 +99,10 @@ export type HeldInteractions = {
  * `release` replays them all as the pointer sequence a tap makes, so a control that acts on
  * pointerdown or mousedown (menus, tabs) acts as well as one that acts on click.
  */
-export function holdInteractions(root: HTMLElement, doc: Document = root.ownerDocument): HeldInteractions {
+export function holdInteractions(
+  root: HTMLElement,
+  { early = [], doc = root.ownerDocument }: { early?: EarlyInput[]; doc?: Document } = {},
+): HeldInteractions {
   // What to replay, oldest first; each control once, where it was last used.
   let actions: Element[] = [];
   let held: Element | null = null;
@@ -98,13 +113,10 @@ export function holdInteractions(root: HTMLElement, doc: Document = root.ownerDo
     actions.push(control);
   }
 
-  function onClick(event: MouseEvent) {
-    const target = event.target instanceof Element ? event.target.closest(NEEDS_APP) : null;
-    if (!target || !root.contains(target)) return;
-    event.preventDefault();
-    event.stopPropagation();
-    if (answerActivation(target)) {
-      record(target);
+  /** A click on `control`, which needs the app: answered now if the markup says how, else held. */
+  function take(control: Element) {
+    if (answerActivation(control)) {
+      record(control);
       return;
     }
     if (held) {
@@ -112,22 +124,43 @@ export function holdInteractions(root: HTMLElement, doc: Document = root.ownerDo
       const previous = held;
       actions = actions.filter((action) => action !== previous);
     }
-    held = target;
+    held = control;
     held.setAttribute('aria-busy', 'true');
-    record(target);
+    record(control);
     doc.documentElement.style.cursor = 'progress';
+  }
+
+  /** A key pressed on `tab`: moves to and selects the tab it leads to, if any. */
+  function move(tab: Element, key: string): boolean {
+    const next = tabForKey(tab, key);
+    if (!next) return false;
+    next.focus();
+    selectTab(next);
+    record(next);
+    return true;
+  }
+
+  function onClick(event: MouseEvent) {
+    const target = event.target instanceof Element ? event.target.closest(NEEDS_APP) : null;
+    if (!target || !root.contains(target)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    take(target);
   }
 
   function onKeyDown(event: KeyboardEvent) {
     const tab = event.target instanceof Element && event.target.getAttribute('role') === 'tab' ? event.target : null;
     if (!tab || !root.contains(tab) || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    const next = tabForKey(tab, event.key);
-    if (!next) return;
+    if (!move(tab, event.key)) return;
     event.preventDefault();
     event.stopPropagation();
-    next.focus();
-    selectTab(next);
-    record(next);
+  }
+
+  // What the page's inline head script held before this ran (index.html, early-input.mjs).
+  for (const input of early) {
+    if (!root.contains(input.target)) continue;
+    if (input.type === 'click') take(input.target);
+    else move(input.target, input.key ?? '');
   }
 
   // On the document, capturing: before the app's own listeners on its root see them.
