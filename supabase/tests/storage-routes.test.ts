@@ -2,9 +2,7 @@
 // into the public avatars bucket (Storage skips bucket limits on those routes), the row shape
 // hosted Storage tests before an upload ({mimetype, contentLength}, no size), and the default
 // privileges every future table, function and sequence would get.
-import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../local/db.mjs';
 import {
   attempt,
   COPY,
@@ -18,6 +16,7 @@ import {
   uploadCheckMetadata,
   userClaims,
 } from './helpers';
+import { createServerDatabase, type Database } from './server-database';
 
 const me = demo.ebook;
 const asMe = userClaims(me, 'ebook@example.com');
@@ -28,10 +27,10 @@ const upsertObject = `${insertObject.replace(' returning name', '')}
                       on conflict (bucket_id, name) do update set metadata = excluded.metadata returning name`;
 const png = JSON.stringify(objectMetadata('image/png', 1024));
 
-let db: PGlite;
+let db: Database;
 
 beforeAll(async () => {
-  db = await createDatabase();
+  db = await createServerDatabase();
   await putObject(db, 'avatars', `${me}/avatar.png`, me, objectMetadata('image/png', 1024));
   await putObject(db, 'resources', 'ebook/sample/ebook-guide.pdf', null, objectMetadata('application/pdf', 4096));
 });
