@@ -132,9 +132,12 @@ export function ensurePgtap({ log = () => {} } = {}) {
       .filter((name) => /^postgresql-\d+-pgtap$/.test(name))
       .sort((a, b) => Number(b.split('-')[1]) - Number(a.split('-')[1]));
   let names = candidates();
-  if (names.length === 0 && isRoot()) {
+  // apt-get update needs root: as root, or through sudo when it asks no password (CI runners).
+  const sudo = !isRoot() && onPath('sudo') && run('sudo', ['-n', 'true']).ok;
+  if (names.length === 0 && (isRoot() || sudo)) {
     log('pgTAP: apt knows no postgresql-*-pgtap package yet: running `apt-get update`…');
-    run('apt-get', ['update', '-qq']);
+    if (sudo) run('sudo', ['-n', 'apt-get', 'update', '-qq']);
+    else run('apt-get', ['update', '-qq']);
     names = candidates();
   }
   if (names.length === 0)
@@ -201,11 +204,17 @@ export async function startServer() {
   const dataDir = path.join(base, 'data');
   const port = 5432;
   if (isRoot()) chownSync(base, NOBODY.uid, NOBODY.gid);
+  let stopped = false;
   const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    process.off('exit', stop);
     if (existsSync(path.join(dataDir, 'postmaster.pid')))
       run(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'immediate', '-w'], { asServerUser: true });
     rmSync(base, { recursive: true, force: true });
   };
+  // A run that ends without its teardown (an uncaught error, process.exit) still stops it.
+  process.on('exit', stop);
   try {
     const init = run(
       path.join(bin, 'initdb'),
