@@ -17,7 +17,15 @@ const files = readdirSync(dir)
 const server = serverAt(inject('postgres'));
 
 it('finds the pgTAP files', () => {
-  expect(files).toEqual(expect.arrayContaining(['privileges.test.sql', 'rls.test.sql']));
+  expect(files).toEqual(
+    expect.arrayContaining([
+      'anon.test.sql',
+      'privileges.test.sql',
+      'rls.test.sql',
+      'staff.test.sql',
+      'subscribers.test.sql',
+    ]),
+  );
 });
 
 for (const file of files) {
