@@ -22,6 +22,7 @@ it('finds the pgTAP files', () => {
       'anon.test.sql',
       'privileges.test.sql',
       'rls.test.sql',
+      'service_role.test.sql',
       'staff.test.sql',
       'subscribers.test.sql',
     ]),
