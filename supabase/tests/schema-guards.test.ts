@@ -239,6 +239,17 @@ describe('privileges', () => {
     );
   });
 
+  it('the allow-list is the same as privileges.test.sql’s, which guards supabase test db', () => {
+    const sql = readFileSync(path.resolve(migrationsDir, '..', 'tests', 'database', 'privileges.test.sql'), 'utf8');
+    const block = /insert into allowed values([\s\S]*?\);)\n/.exec(sql)?.[1] ?? '';
+    const listed = [...block.matchAll(/^\s*\('(anon|authenticated)', '([^']+)'\)[,;]/gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(listed.sort()).toEqual(
+      Object.entries(executeAllowList)
+        .flatMap(([role, fns]) => fns.map((fn) => `${role} ${fn}`))
+        .sort(),
+    );
+  });
+
   it('the allow-list check catches a function left executable by PUBLIC, in any schema of ours (probe, rolled back)', async () => {
     const found = await db.transaction(async (tx) => {
       await tx.exec(`
