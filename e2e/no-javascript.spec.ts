@@ -216,10 +216,12 @@ for (const { path, indexable } of pages) {
     expect(meta(html, 'property', 'og:image:alt')).toBeTruthy();
     expect(meta(html, 'name', 'twitter:card')).toBe('summary_large_image');
 
-    // Nothing blocks the first paint: the CSS is inline, the app's script is a (deferred) module.
+    // Nothing blocks the first paint: the CSS is inline, the app's script is a (deferred) module,
+    // and the one classic script is inline (the early-input holder: no request to wait for).
     expect(html).not.toMatch(/<link rel="stylesheet"/);
     expect(html).toMatch(/<style>/);
-    expect(html).not.toMatch(/<script(?![^>]*type="module")[^>]*>/);
+    expect(html).not.toMatch(/<script(?![^>]*type="module")[^>]*\bsrc=/);
+    expect(html.match(/<script>/g)).toHaveLength(1);
   });
 }
 
