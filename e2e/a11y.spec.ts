@@ -71,7 +71,7 @@ test('the sales video is a facade: nothing third-party loads before the click, a
   await page.waitForLoadState('load');
   const play = page.getByRole('button', { name: /play video/i });
   await expect(play).toBeVisible();
-  await expect(page.locator('iframe')).toHaveCount(0);
+  await expect(page.locator('iframe[src]')).toHaveCount(0);
   expect(outside).toEqual([]);
 
   // The poster is drawn by the page itself: a 16:9 box, no image bigger than a few kilobytes.

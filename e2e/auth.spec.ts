@@ -16,8 +16,8 @@ async function deleteUserByEmail(email: string) {
 
 async function fillSignIn(page: Page, email: string, password: string) {
   const form = page.getByRole('tabpanel', { name: 'Sign In' });
-  await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Password').fill(password);
+  await form.getByRole('textbox', { name: 'Email' }).fill(email);
+  await form.getByLabel('Password', { exact: true }).fill(password);
   await form.getByRole('button', { name: 'Sign In' }).click();
 }
 
@@ -40,8 +40,8 @@ test('sign-up: check the inbox, confirm, choose the password, land signed in whe
     await page.getByRole('tab', { name: 'Sign Up' }).click();
     const form = page.getByRole('tabpanel', { name: 'Sign Up' });
     await expect(form.getByText('Must be at least 6 characters')).toBeVisible();
-    await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Password').fill('a-good-password');
+    await form.getByRole('textbox', { name: 'Email' }).fill(email);
+    await form.getByLabel('Password', { exact: true }).fill('a-good-password');
     await form.getByRole('button', { name: 'Create Account' }).click();
     // Confirmations are on (config.toml): no session until the address is proven.
     await expectToast(page, 'Account created!', 'Check your e-mail and follow the link to confirm your address');
@@ -76,8 +76,8 @@ test('sign-up: check the inbox, confirm, choose the password, land signed in whe
     await page.goto('/auth');
     await waitForHydration(page);
     await page.getByRole('tab', { name: 'Sign Up' }).click();
-    await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Password').fill('a-good-password');
+    await form.getByRole('textbox', { name: 'Email' }).fill(email);
+    await form.getByLabel('Password', { exact: true }).fill('a-good-password');
     await form.getByRole('button', { name: 'Create Account' }).click();
     await expectToast(page, 'Account created!', 'Check your e-mail');
   } finally {

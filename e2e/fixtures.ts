@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page, type Route } from '@playwright/test';
 import { createClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import ws from 'ws';
@@ -105,4 +105,18 @@ export { expect };
 export async function waitForHydration(page: Page, { act = true }: { act?: boolean } = {}) {
   if (act) await page.keyboard.press('Shift');
   await expect(page.locator('head > style ~ [data-page-head]').first()).toBeAttached();
+}
+
+/** Holds the app's chunk until `release`, so a test can act on the page before the app runs. */
+export async function holdTheApp(page: Page) {
+  const held: Route[] = [];
+  let released = false;
+  await page.route(/\/assets\/start-[^/]+\.js$/, (route) => (released ? route.continue() : held.push(route)));
+  return {
+    requested: () => held.length > 0,
+    async release() {
+      released = true;
+      for (const route of held) await route.continue();
+    },
+  };
 }

@@ -21,7 +21,7 @@ test('forgot password: the same answer for any address, and a plain message when
   await page.goto('/auth');
   await waitForHydration(page);
   await page.getByRole('button', { name: 'Forgot password?' }).click();
-  const email = page.getByLabel('Email');
+  const email = page.getByRole('textbox', { name: 'Email' });
   await expect(email).toBeFocused();
   await expectAccessible(page);
 
@@ -51,7 +51,7 @@ test('forgot password round trip: the e-mailed link opens the set-password page,
   await page.goto('/auth');
   await waitForHydration(page);
   await page.getByRole('button', { name: 'Forgot password?' }).click();
-  await page.getByLabel('Email').fill(user.email);
+  await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByText(sent(user.email))).toBeVisible();
 
@@ -137,7 +137,7 @@ test('a refused link says it has expired and sends a new one', async ({ page, ba
   await expectAccessible(page);
 
   const email = `e2e-nobody-${randomUUID()}@example.com`;
-  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByText(sent(email))).toBeVisible();
 });

@@ -65,8 +65,8 @@ test("whoever registered the buyer's address first is refused once the buyer acc
       await attacker.goto('/auth');
       await waitForHydration(attacker);
       const form = attacker.getByRole('tabpanel', { name: 'Sign In' });
-      await form.getByLabel('Email').fill(email);
-      await form.getByLabel('Password').fill(ATTACKER_PASSWORD);
+      await form.getByRole('textbox', { name: 'Email' }).fill(email);
+      await form.getByLabel('Password', { exact: true }).fill(ATTACKER_PASSWORD);
       await form.getByRole('button', { name: 'Sign In' }).click();
       await expect(attacker.getByText('Invalid login credentials')).toBeVisible();
       await expect(attacker).toHaveURL(/\/auth$/);

@@ -30,9 +30,10 @@ test('the landing page sells the ebook and links where it says', async ({ page }
   await expect(footer.getByText(String(new Date().getFullYear()))).toBeVisible();
 
   // The sales video is a facade: no third-party frame until the visitor asks for it.
-  await expect(page.locator('iframe')).toHaveCount(0);
+  await expect(page.locator('iframe[src]')).toHaveCount(0);
   await page.getByRole('button', { name: /play/i }).click();
-  await expect(page.locator('iframe')).toHaveCount(1);
+  await expect(page.locator('iframe[src]')).toHaveCount(1);
+  await expect(page.getByTitle('Yes, You Can! sales video')).toBeVisible();
 
   await expectAccessible(page);
 

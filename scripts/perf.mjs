@@ -3,9 +3,12 @@
 // serves dist/ the way a static host does (precompressed brotli / gzip, the production headers
 // from dist/_headers, prerendered pages, the SPA fallback), and runs Lighthouse (mobile,
 // simulated throttling: its defaults) N times per page in Chromium, signed in for /resources.
-// Prints the median of each figure per page.
+// Prints the median of each figure per page. Then the first-tap table (scripts/first-tap.mjs):
+// on an emulated phone, the time from an action taken at first paint to its visible answer,
+// median of the same number of runs, each checked against 200 ms (exit code 1 if over).
 //
 //   npm run perf                     5 runs per page (takes a while on a small machine)
+//   npm run perf -- --only taps      the first-tap table alone (or --only lighthouse)
 //   npm run perf -- --runs 1         one run, while working on it
 //   npm run perf -- --pages /,/auth  some pages only
 //   npm run perf -- --json out.json  also write every run's figures
@@ -20,6 +23,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { findChromium, CHROMIUM_ARGS, playwrightHeadlessShell } from './browser.mjs';
+import {
+  FIRST_TAP_BUDGET_MS,
+  formatTapTable,
+  measureFirstTap,
+  PHONE,
+  SCENARIOS,
+  withinTapBudget,
+} from './first-tap.mjs';
 import { headersFor, SPA_SHELL } from './security-headers.mjs';
 import { parseHeadersFile } from './vite-security-headers.mjs';
 
@@ -212,13 +223,22 @@ export function formatTable(results) {
 }
 
 function parseArgs(/** @type {string[]} */ argv) {
-  const options = { runs: 5, pages: PAGES.map((p) => p.path), json: /** @type {string | null} */ (null) };
+  const options = {
+    runs: 5,
+    pages: PAGES.map((p) => p.path),
+    json: /** @type {string | null} */ (null),
+    only: /** @type {'lighthouse' | 'taps' | null} */ (null),
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--runs') options.runs = Number(argv[++i]);
     else if (arg === '--pages') options.pages = String(argv[++i]).split(',');
     else if (arg === '--json') options.json = String(argv[++i]);
-    else throw new Error(`unknown argument ${arg}`);
+    else if (arg === '--only') {
+      const only = String(argv[++i]);
+      if (only !== 'lighthouse' && only !== 'taps') throw new Error('--only takes lighthouse or taps');
+      options.only = only;
+    } else throw new Error(`unknown argument ${arg}`);
   }
   if (!Number.isInteger(options.runs) || options.runs < 1) throw new Error('--runs takes a whole number >= 1');
   return options;
@@ -307,7 +327,7 @@ async function main() {
 
     /** @type {{ path: string, runs: Figures[], raw: any[] }[]} */
     const results = [];
-    for (const pagePath of options.pages) {
+    for (const pagePath of options.only === 'taps' ? [] : options.pages) {
       const spec = PAGES.find((p) => p.path === pagePath) ?? { path: pagePath, signedIn: false };
       const entry = { path: spec.path, runs: /** @type {Figures[]} */ ([]), raw: /** @type {any[]} */ ([]) };
       for (let i = 0; i < options.runs; i++) {
@@ -355,11 +375,39 @@ async function main() {
       results.push(entry);
     }
 
-    console.log(
-      `\nLighthouse ${lighthouseVersion()}, mobile, simulated throttling, median of ${options.runs} run(s):\n`,
-    );
-    console.log(formatTable(results));
-    if (options.json) writeFileSync(options.json, `${JSON.stringify(results, null, 2)}\n`);
+    if (results.length > 0) {
+      console.log(
+        `\nLighthouse ${lighthouseVersion()}, mobile, simulated throttling, median of ${options.runs} run(s):\n`,
+      );
+      console.log(formatTable(results));
+    }
+
+    /** @type {{ name: string, runs: number[] }[]} */
+    const taps = [];
+    for (const scenario of options.only === 'lighthouse' ? [] : SCENARIOS) {
+      const entry = { name: scenario.name, runs: /** @type {number[]} */ ([]) };
+      for (let i = 0; i < options.runs; i++) {
+        const browser = await puppeteer.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+        try {
+          entry.runs.push(await measureFirstTap(browser, site, scenario));
+        } finally {
+          await browser.close();
+        }
+      }
+      console.log(`[perf] ${scenario.name}: ${entry.runs.map((ms) => Math.round(ms)).join(', ')} ms`);
+      taps.push(entry);
+    }
+    if (taps.length > 0) {
+      console.log(
+        `\nFirst action at first paint, ${PHONE.cpuSlowdown}x CPU, ${PHONE.latencyMs} ms RTT, 1.6 Mbps, ${PHONE.viewport.width} px, median of ${options.runs}:\n`,
+      );
+      console.log(formatTapTable(taps, median));
+      if (!withinTapBudget(taps, median)) {
+        console.error(`\n[perf] a first action was answered later than ${FIRST_TAP_BUDGET_MS} ms`);
+        process.exitCode = 1;
+      }
+    }
+    if (options.json) writeFileSync(options.json, `${JSON.stringify({ lighthouse: results, taps }, null, 2)}\n`);
   } finally {
     server?.close();
     standIn.stop();

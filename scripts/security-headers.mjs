@@ -32,16 +32,17 @@ export function supabaseOrigins(supabaseUrl) {
 /**
  * The Content-Security-Policy: the app's own files, the Supabase project (API, realtime,
  * storage images and signed downloads), the video facade's player, and the marketplace SDK
- * that purchase buttons load inside a marketplace frame. No 'unsafe-eval', no inline scripts.
- * @param {{ supabaseUrl: string }} options
+ * that purchase buttons load inside a marketplace frame. No 'unsafe-eval', and no inline script
+ * but those named by their hash (the early-input script, scripts/early-input.mjs).
+ * @param {{ supabaseUrl: string, scriptHashes?: string[] }} options
  * @returns {string}
  */
-export function contentSecurityPolicy({ supabaseUrl }) {
+export function contentSecurityPolicy({ supabaseUrl, scriptHashes = [] }) {
   const supabase = supabaseOrigins(supabaseUrl);
   /** @type {Record<string, string[]>} */
   const directives = {
     'default-src': ["'self'"],
-    'script-src': ["'self'", MARKETPLACE_SDK_ORIGIN],
+    'script-src': ["'self'", ...scriptHashes, MARKETPLACE_SDK_ORIGIN],
     // Inline styles only: sonner (the toasts) injects a <style> element; scripts stay strict.
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:', 'blob:', supabase.http],
@@ -63,15 +64,15 @@ export function contentSecurityPolicy({ supabaseUrl }) {
  * Header rules by path pattern (`/*` is every path, `/assets/*` a prefix). No header name
  * appears in two rules that match the same path: Netlify and Cloudflare Pages join such
  * values with commas, which would turn one Cache-Control into nonsense.
- * @param {{ supabaseUrl: string }} options
+ * @param {{ supabaseUrl: string, scriptHashes?: string[] }} options
  * @returns {{ path: string, headers: Record<string, string> }[]}
  */
-export function securityHeaders({ supabaseUrl }) {
+export function securityHeaders({ supabaseUrl, scriptHashes = [] }) {
   return [
     {
       path: '/*',
       headers: {
-        'Content-Security-Policy': contentSecurityPolicy({ supabaseUrl }),
+        'Content-Security-Policy': contentSecurityPolicy({ supabaseUrl, scriptHashes }),
         'X-Content-Type-Options': 'nosniff',
         'Referrer-Policy': 'strict-origin-when-cross-origin',
         'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',

@@ -45,6 +45,13 @@ describe('contentSecurityPolicy', () => {
     expect(csp['base-uri']).toEqual(["'self'"]);
   });
 
+  it('allows an inline script only by its hash', () => {
+    const hash = "'sha256-cKo1M/UwJMKO+nTeKDCC2MIQltP1HSqvNLp4STUleFg='";
+    const csp = directives(contentSecurityPolicy({ supabaseUrl: hosted, scriptHashes: [hash] }));
+    expect(csp['script-src']).toEqual(["'self'", hash, 'https://cdn.shopify.com']);
+    expect(csp['script-src']).not.toContain("'unsafe-inline'");
+  });
+
   it('frames only the video player, and is framed only by the marketplace', () => {
     const csp = directives(contentSecurityPolicy({ supabaseUrl: hosted }));
     expect(csp['frame-src']).toEqual(['https://www.youtube-nocookie.com']);

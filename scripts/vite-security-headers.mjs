@@ -58,8 +58,11 @@ export function rewriteFor(text, pathname) {
   return undefined;
 }
 
-/** @returns {import('vite').Plugin} */
-export function securityHeadersPlugin() {
+/**
+ * @param {{ scriptHashes?: string[] }} [options] hashes of the pages' inline scripts, for the policy
+ * @returns {import('vite').Plugin}
+ */
+export function securityHeadersPlugin({ scriptHashes = [] } = {}) {
   /** @type {import('vite').ResolvedConfig} */
   let config;
   return {
@@ -72,7 +75,7 @@ export function securityHeadersPlugin() {
       if (!supabaseUrl) {
         this.error('VITE_SUPABASE_URL must be set at build time: the Content-Security-Policy names its origin.');
       }
-      const rules = securityHeaders({ supabaseUrl });
+      const rules = securityHeaders({ supabaseUrl, scriptHashes });
       this.emitFile({ type: 'asset', fileName: '_headers', source: toHeadersFile(rules) });
       this.emitFile({ type: 'asset', fileName: '_redirects', source: toRedirectsFile() });
       this.emitFile({ type: 'asset', fileName: 'vercel.json', source: toVercelJson(rules) });

@@ -1,6 +1,6 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { isEmbedded } from '@/features/purchase/lib/purchase-action';
-import { afterFirstPaint, holdInteractions, onFirstIntent } from '@/lib/hydrate-on-intent';
+import { afterFirstPaint, holdInteractions, onFirstIntent, takeEarlyInput } from '@/lib/hydrate-on-intent';
 import { currentHref, isChunkReload, reloadOnceFor } from '@/lib/reload-on-stale-chunk';
 import './index.css';
 
@@ -11,15 +11,18 @@ import './index.css';
 // decision 42). A returning member (a stored session), a page opened from an auth e-mail,
 // the reload after a stale chunk, a page inside the marketplace admin's frame (its purchase
 // links need the app to open the storefront in the top window), a page that says it is
-// waiting for the app (a member page's prerendered shell: its main is aria-busy) and every
-// page that is not prerendered start it at once (a prerendered one once it has painted).
+// waiting for the app (a member page's prerendered shell: its main is aria-busy), a page the
+// visitor already acted on before this script ran (the inline early-input script held it) and
+// every page that is not prerendered start it at once (a prerendered one once it has painted).
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 const root = container;
 
 const prerendered = root.hasChildNodes();
-const held = prerendered ? holdInteractions(root) : null;
+// Whatever the page's inline head script held between first paint and now (index.html).
+const early = takeEarlyInput();
+const held = prerendered ? holdInteractions(root, { early }) : null;
 
 function boot() {
   import('./app/start')
@@ -36,7 +39,13 @@ function boot() {
 
 const awaitsApp = root.querySelector('[aria-busy="true"]') !== null;
 const startNow =
-  !prerendered || awaitsApp || hasStoredSession() || hasAuthRedirectInUrl() || isChunkReload() || isEmbedded(window);
+  !prerendered ||
+  awaitsApp ||
+  early.length > 0 ||
+  hasStoredSession() ||
+  hasAuthRedirectInUrl() ||
+  isChunkReload() ||
+  isEmbedded(window);
 if (!prerendered) boot();
 else if (startNow) afterFirstPaint(boot);
 else onFirstIntent(boot);

@@ -20,6 +20,7 @@ export const landing = {
       play: 'Play video',
       caption: 'Why your book still matters',
       iframeTitle: 'Yes, You Can! sales video',
+      loading: 'Loading the video…',
     },
   },
   price: {

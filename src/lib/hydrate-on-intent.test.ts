@@ -236,3 +236,89 @@ describe('holdInteractions', () => {
     expect(clicks).toBe(0);
   });
 });
+
+describe('holdInteractions answers what the markup says how to', () => {
+  const tabs = `
+    <div role="tablist" aria-orientation="horizontal">
+      <button type="button" role="tab" id="t-in" aria-controls="p-in" aria-selected="true" data-state="active" tabindex="0">Sign In</button>
+      <button type="button" role="tab" id="t-up" aria-controls="p-up" aria-selected="false" data-state="inactive" tabindex="-1">Sign Up</button>
+    </div>
+    <div role="tabpanel" id="p-in" data-state="active"><input aria-label="in"></div>
+    <div role="tabpanel" id="p-up" data-state="inactive" hidden><input aria-label="up"></div>`;
+
+  it('switches a tab at once, and replays it to the app on release with focus left where the visitor is', () => {
+    const root = page(tabs);
+    const signUp = root.querySelector<HTMLElement>('#t-up')!;
+    const seen: string[] = [];
+    root.addEventListener('mousedown', (event) => seen.push((event.target as HTMLElement).id));
+    const held = holdInteractions(root);
+
+    signUp.click();
+    expect(signUp).toHaveAttribute('aria-selected', 'true');
+    expect(root.querySelector('#p-up')).not.toHaveAttribute('hidden');
+    expect(root.querySelector('#p-in')).toHaveAttribute('hidden');
+    // Answered, not held: nothing says "busy".
+    expect(held.pending()).toBe(false);
+    expect(signUp).not.toHaveAttribute('aria-busy');
+
+    const field = root.querySelector<HTMLInputElement>('[aria-label="up"]')!;
+    field.focus();
+    signUp.addEventListener('mousedown', () => signUp.focus());
+    held.release();
+    expect(seen).toEqual(['t-up']);
+    expect(document.activeElement).toBe(field);
+  });
+
+  it('moves between tabs with the arrow keys, as Radix does (looping), and replays the last one chosen', () => {
+    const root = page(tabs);
+    const signIn = root.querySelector<HTMLElement>('#t-in')!;
+    const signUp = root.querySelector<HTMLElement>('#t-up')!;
+    const seen: string[] = [];
+    root.addEventListener('mousedown', (event) => seen.push((event.target as HTMLElement).id));
+    const held = holdInteractions(root);
+    signIn.focus();
+
+    const right = new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true });
+    signIn.dispatchEvent(right);
+    expect(right.defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe(signUp);
+    expect(signUp).toHaveAttribute('aria-selected', 'true');
+    expect(signUp.tabIndex).toBe(0);
+    expect(signIn.tabIndex).toBe(-1);
+
+    signUp.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, cancelable: true }));
+    expect(document.activeElement).toBe(signIn);
+    expect(root.querySelector('#p-in')).not.toHaveAttribute('hidden');
+    // Up and down belong to a vertical tablist; a key on anything else is not ours.
+    const down = new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true, cancelable: true });
+    signIn.dispatchEvent(down);
+    expect(down.defaultPrevented).toBe(false);
+
+    held.release();
+    expect(seen).toEqual(['t-up', 't-in']);
+  });
+
+  it('replays answered actions and the held click in the order they happened', () => {
+    const root = page(`${tabs}<form><button id="send">Send</button></form>`);
+    const seen: string[] = [];
+    root.addEventListener('click', (event) => {
+      event.preventDefault();
+      seen.push((event.target as HTMLElement).id);
+    });
+    const held = holdInteractions(root);
+    root.querySelector<HTMLElement>('#t-up')!.click();
+    root.querySelector<HTMLElement>('#send')!.click();
+    root.querySelector<HTMLElement>('#t-in')!.click();
+    expect(root.querySelector('#send')).toHaveAttribute('aria-busy', 'true');
+    held.release();
+    expect(seen).toEqual(['t-up', 'send', 't-in']);
+  });
+
+  it('abandoned, keeps what the page answered and drops the held click', () => {
+    const root = page(tabs);
+    const held = holdInteractions(root);
+    root.querySelector<HTMLElement>('#t-up')!.click();
+    held.abandon();
+    expect(root.querySelector('#t-up')).toHaveAttribute('aria-selected', 'true');
+  });
+});

@@ -1,3 +1,6 @@
+import { answerActivation, selectTab, tabForKey } from './answer-before-app';
+import { NEEDS_APP } from './needs-app';
+
 // The public pages arrive prerendered: readable, and their links work, before any script.
 // A first-time visitor's page therefore loads the app only when they first act on it (see
 // main.tsx), and a tap on a button made before the app has taken over is kept and replayed
@@ -25,9 +28,6 @@ export function onFirstIntent(callback: () => void, target: Window = window): ()
   for (const type of INTENT_EVENTS) target.addEventListener(type, fire, options);
   return stop;
 }
-
-/** Controls whose action needs the app: buttons and tabs (links work without it). */
-const NEEDS_APP = 'button, input[type="submit"], input[type="button"], [role="button"], [role="tab"]';
 
 /**
  * Calls back once the page's first contentful paint is recorded: a prerendered page is on
@@ -63,59 +63,137 @@ export function afterFirstPaint(
   target.setTimeout(once, fallbackMs);
 }
 
+/** An input the page's inline head script held before the boot script ran (scripts/early-input.mjs). */
+export type EarlyInput = { type: 'click' | 'keydown'; target: Element; key?: string };
+
+/**
+ * Stops the inline head script's holding and returns what it held, oldest first: a visitor
+ * who acts between the first paint and the boot script (a round trip or more on a phone)
+ * loses nothing. Every page calls this at start, prerendered or not.
+ */
+export function takeEarlyInput(target: Window & { __earlyInput?: () => EarlyInput[] } = window): EarlyInput[] {
+  const take = target.__earlyInput;
+  delete target.__earlyInput;
+  return typeof take === 'function' ? take() : [];
+}
+
 export type HeldInteractions = {
   /** Whether a click is waiting for the app. */
   pending: () => boolean;
-  /** Stops holding clicks and replays the last one held, now that the app handles it. */
+  /**
+   * Stops holding, now that the app handles the page, and replays what the visitor did
+   * meanwhile, in order: the actions the page answered itself (tabs, swaps), so the app
+   * adopts the state the page is in, and the last click held. Focus stays where it was.
+   */
   release: () => void;
   /** Stops holding clicks and drops the one held: the app will not come (it failed to load). */
   abandon: () => void;
 };
 
 /**
- * Until `release`, a click on a button inside `root` is stopped before it reaches anything
- * (a submit button would otherwise post the prerendered form to the static host) and the
- * last such click is kept. `release` replays it as the pointer sequence a tap makes, so a
- * control that acts on pointerdown or mousedown (menus, tabs) acts as well as one that acts
- * on click. Meanwhile the page shows a progress cursor and the control says it is busy.
+ * Until `release`, a click on a control inside `root` that needs the app is stopped before it
+ * reaches anything (a submit button would otherwise post the prerendered form to the static
+ * host). A control the markup says how to answer (a tab, a swap: answer-before-app.ts) is
+ * answered at once, as are the arrow keys on a tab; any other click is held, the last one
+ * only, and the control says it is busy meanwhile (aria-busy, which index.css shows).
+ * `release` replays them all as the pointer sequence a tap makes, so a control that acts on
+ * pointerdown or mousedown (menus, tabs) acts as well as one that acts on click.
  */
-export function holdInteractions(root: HTMLElement, doc: Document = root.ownerDocument): HeldInteractions {
+export function holdInteractions(
+  root: HTMLElement,
+  { early = [], doc = root.ownerDocument }: { early?: EarlyInput[]; doc?: Document } = {},
+): HeldInteractions {
+  // What to replay, oldest first; each control once, where it was last used.
+  let actions: Element[] = [];
   let held: Element | null = null;
   let released = false;
+
+  function record(control: Element) {
+    actions = actions.filter((action) => action !== control);
+    actions.push(control);
+  }
+
+  /** A click on `control`, which needs the app: answered now if the markup says how, else held. */
+  function take(control: Element) {
+    if (answerActivation(control)) {
+      record(control);
+      return;
+    }
+    if (held) {
+      held.removeAttribute('aria-busy');
+      const previous = held;
+      actions = actions.filter((action) => action !== previous);
+    }
+    held = control;
+    held.setAttribute('aria-busy', 'true');
+    record(control);
+    doc.documentElement.style.cursor = 'progress';
+  }
+
+  /** A key pressed on `tab`: moves to and selects the tab it leads to, if any. */
+  function move(tab: Element, key: string): boolean {
+    const next = tabForKey(tab, key);
+    if (!next) return false;
+    next.focus();
+    selectTab(next);
+    record(next);
+    return true;
+  }
 
   function onClick(event: MouseEvent) {
     const target = event.target instanceof Element ? event.target.closest(NEEDS_APP) : null;
     if (!target || !root.contains(target)) return;
     event.preventDefault();
     event.stopPropagation();
-    held?.removeAttribute('aria-busy');
-    held = target;
-    held.setAttribute('aria-busy', 'true');
-    doc.documentElement.style.cursor = 'progress';
+    take(target);
   }
-  // On the document, capturing: before the app's own listeners on its root see the click.
-  doc.addEventListener('click', onClick, true);
 
-  /** Stops holding; returns the control that was held, if any. */
-  function stop(): Element | null {
-    if (released) return null;
+  function onKeyDown(event: KeyboardEvent) {
+    const tab = event.target instanceof Element && event.target.getAttribute('role') === 'tab' ? event.target : null;
+    if (!tab || !root.contains(tab) || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (!move(tab, event.key)) return;
+    event.preventDefault();
+    event.stopPropagation();
+  }
+
+  // What the page's inline head script held before this ran (index.html, early-input.mjs).
+  for (const input of early) {
+    if (!root.contains(input.target)) continue;
+    if (input.type === 'click') take(input.target);
+    else move(input.target, input.key ?? '');
+  }
+
+  // On the document, capturing: before the app's own listeners on its root see them.
+  doc.addEventListener('click', onClick, true);
+  doc.addEventListener('keydown', onKeyDown, true);
+
+  /** Stops holding; returns what to replay. */
+  function stop(): Element[] {
+    if (released) return [];
     released = true;
     doc.removeEventListener('click', onClick, true);
+    doc.removeEventListener('keydown', onKeyDown, true);
     doc.documentElement.style.cursor = '';
-    const target = held;
+    held?.removeAttribute('aria-busy');
     held = null;
-    target?.removeAttribute('aria-busy');
-    return target;
+    const replay = actions;
+    actions = [];
+    return replay;
   }
 
   return {
     pending: () => held !== null,
     release() {
-      const target = stop();
-      if (target?.isConnected) replayTap(target);
+      const replay = stop();
+      // The visitor may have moved on (into a field, typing) since: a replayed tab takes focus
+      // on mousedown, and a swap focuses what it shows; put focus back where they are.
+      const focused = doc.activeElement;
+      for (const action of replay) if (action.isConnected) replayTap(action);
+      if (focused instanceof HTMLElement && focused.isConnected && doc.activeElement !== focused) focused.focus();
     },
     abandon() {
       // Not replayed: without the app, a held submit would post the form to the static host.
+      // What the page answered itself stays as it is.
       stop();
     },
   };

@@ -1,6 +1,7 @@
 // PGlite (Postgres in WASM) with the Supabase platform bootstrap, the real migrations and
-// the seed, plus one way to run SQL as an API caller. Shared by the database tests and the
-// local stand-in server, so both exercise exactly the same database.
+// the seed, plus one way to run SQL as an API caller: the local stand-in's database. The
+// database tests build the same files on PostgreSQL 17 (pg-server.mjs); the paths and
+// listMigrations() here are shared.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,8 +1,8 @@
 // Shared helpers for the database tests: the demo accounts from seed.sql, a way to attempt
 // one statement as an API caller, and a superuser snapshot of everything a caller could
 // change, so a refused case can prove that nothing changed.
-import type { PGlite, Transaction } from '@electric-sql/pglite';
-import { withClaims, type Claims } from '../local/db.mjs';
+import type { Claims } from '../local/db.mjs';
+import { withClaims, type Database, type Transaction } from './server-database';
 
 export type Row = Record<string, unknown>;
 
@@ -49,7 +49,7 @@ class Rollback extends Error {
  * write that does not come through Storage.
  */
 export async function attempt(
-  db: PGlite,
+  db: Database,
   claims: Claims | null,
   sql: string,
   params: unknown[] = [],
@@ -77,7 +77,7 @@ export async function attempt(
 }
 
 /** Everything an API caller could change, read as the superuser, as one comparable string. */
-export async function snapshot(db: PGlite): Promise<string> {
+export async function snapshot(db: Database): Promise<string> {
   const { rows } = await db.query<{ s: unknown }>(`
     select jsonb_build_object(
       'profiles', (select coalesce(jsonb_agg(to_jsonb(p) order by p.id), '[]') from public.profiles p),
@@ -115,7 +115,7 @@ export function uploadCheckMetadata(mimetype: string, contentLength: number): Ro
 }
 
 /** Inserts a storage object as the superuser (fixtures: what earlier uploads left). */
-export async function putObject(db: PGlite, bucket: string, name: string, owner: string | null, metadata: Row) {
+export async function putObject(db: Database, bucket: string, name: string, owner: string | null, metadata: Row) {
   await db.query(
     `insert into storage.objects (bucket_id, name, owner, owner_id, metadata) values ($1, $2, $3::text::uuid, $3::text, $4)`,
     [bucket, name, owner, JSON.stringify(metadata)],

@@ -1,10 +1,10 @@
 // Hostile inputs: what a curious or malicious signed-in user would try with the anon key and
 // their own JWT. Every attempt must be refused with nothing changed (superuser snapshot
 // before and after); a few boundary cases next to them must still work.
-import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type Claims } from '../local/db.mjs';
+import type { Claims } from '../local/db.mjs';
 import { anonClaims, attempt, demo, objectMetadata, putObject, serviceClaims, snapshot, userClaims } from './helpers';
+import { createServerDatabase, type Database } from './server-database';
 
 const me = demo.ebook;
 const other = demo.foundation;
@@ -437,10 +437,10 @@ const hiddenReads: Attempt[] = [
   },
 ];
 
-let db: PGlite;
+let db: Database;
 
 beforeAll(async () => {
-  db = await createDatabase();
+  db = await createServerDatabase();
   for (const id of Object.values(demo))
     await putObject(db, 'avatars', `${id}/avatar.png`, id, objectMetadata('image/png', 2048));
   for (const tier of ['ebook', 'foundation', 'accelerated', 'complete']) {

@@ -2,16 +2,15 @@
 // before (by an earlier transaction, e.g. a stranger's sign-up) stops working and every
 // session and refresh token of the user ends; a password set by the confirming transaction
 // itself (auto-confirmed sign-up, admin create/confirm, an invitation's random password) stays.
-// Each statement below is what GoTrue runs, as the superuser (GoTrue's own connection).
-import type { PGlite } from '@electric-sql/pglite';
+// Each statement below is what GoTrue runs, as the database owner (GoTrue's own connection).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../local/db.mjs';
+import { createServerDatabase, type Database } from './server-database';
 
-let db: PGlite;
+let db: Database;
 
 beforeAll(async () => {
-  db = await createDatabase();
+  db = await createServerDatabase();
 });
 
 afterAll(async () => {

@@ -2,17 +2,16 @@
 // from the on_auth_user_created trigger, users created before the migration get one from its
 // backfill, and a signed-in user can update theirs but never insert one.
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapFile, createDatabase, listMigrations } from '../local/db.mjs';
+import { listMigrations } from '../local/db.mjs';
 import { attempt, userClaims } from './helpers';
+import { createServerDatabase, type Database } from './server-database';
 
 const ownerMigration = '20261123000100';
 
 type Profile = { id: string; user_id: string; display_name: string | null; avatar_url: string | null };
 
-async function profileOf(db: PGlite, id: string): Promise<Profile[]> {
+async function profileOf(db: Database, id: string): Promise<Profile[]> {
   const { rows } = await db.query<Profile>(
     `select id, user_id, display_name, avatar_url from public.profiles where id = $1`,
     [id],
@@ -20,7 +19,7 @@ async function profileOf(db: PGlite, id: string): Promise<Profile[]> {
   return rows;
 }
 
-async function createUser(db: PGlite, id: string, email: string) {
+async function createUser(db: Database, id: string, email: string) {
   await db.query(`insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)`, [
     id,
     email,
@@ -28,14 +27,14 @@ async function createUser(db: PGlite, id: string, email: string) {
 }
 
 describe('on a migrated database', () => {
-  let db: PGlite;
+  let db: Database;
 
   beforeAll(async () => {
-    db = await createDatabase({ seed: false });
+    db = await createServerDatabase({ seed: false });
   });
 
   afterAll(async () => {
-    if (db && !db.closed) await db.close();
+    await db?.close();
   });
 
   it('a new auth user gets an empty profile row with id = user_id = their id', async () => {
@@ -108,7 +107,7 @@ describe('on a migrated database', () => {
 });
 
 describe('the migration', () => {
-  let db: PGlite;
+  let db: Database;
   const before = listMigrations().filter((m) => m.version < ownerMigration);
   const migration = listMigrations().find((m) => m.version === ownerMigration);
   const early = '30000000-0000-4000-8000-000000000001';
@@ -117,8 +116,7 @@ describe('the migration', () => {
   beforeAll(async () => {
     // The schema as it was before the migration, with users who signed up back then: one
     // without a profile row, one who had created theirs.
-    db = await PGlite.create({ extensions: { pgcrypto } });
-    await db.exec(readFileSync(bootstrapFile, 'utf8'));
+    db = await createServerDatabase({ migrations: false });
     for (const m of before) await db.exec(readFileSync(m.file, 'utf8'));
     await createUser(db, early, 'early@example.com');
     await createUser(db, named, 'named@example.com');
@@ -126,7 +124,7 @@ describe('the migration', () => {
   });
 
   afterAll(async () => {
-    if (db && !db.closed) await db.close();
+    await db?.close();
   });
 
   it('backfills a row for every existing user and keeps rows that exist', async () => {

@@ -1,19 +1,19 @@
 // The purchases ledger (issue 8, migration 20261124000100): who may write and read purchases,
 // the tier rule (highest paid attached purchase or active staff grant), the webhook RPCs'
 // idempotency and ordering, attachment only to confirmed e-mails, and the staff RPCs.
-import type { PGlite } from '@electric-sql/pglite';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type Claims } from '../local/db.mjs';
+import type { Claims } from '../local/db.mjs';
 import { anonClaims, attempt, demo, serviceClaims, snapshot, userClaims, type Outcome, type Row } from './helpers';
+import { createServerDatabase, type Database } from './server-database';
 
 const asStaff = userClaims(demo.staff, 'staff@example.com');
 const asEbook = userClaims(demo.ebook, 'ebook@example.com');
 
-let db: PGlite;
+let db: Database;
 
 beforeAll(async () => {
-  db = await createDatabase();
+  db = await createServerDatabase();
 });
 
 afterAll(async () => {

@@ -3,9 +3,8 @@
 // checks the rows that came back (and is rolled back, so the fixtures stay put); each refused
 // case commits whatever it managed and then proves, from a superuser snapshot, that nothing
 // changed.
-import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type Claims } from '../local/db.mjs';
+import type { Claims } from '../local/db.mjs';
 import {
   anonClaims,
   attempt,
@@ -19,6 +18,7 @@ import {
   type Row,
 } from './helpers';
 import { tierRank, tiers as tierList, type Tier } from '../../src/content/tiers';
+import { createServerDatabase, type Database } from './server-database';
 
 /** What seed.sql gives each demo account. */
 const seeded: Record<DemoName, { tier: Tier | null; displayName: string | null }> = {
@@ -597,10 +597,10 @@ add({
   code: '42501',
 });
 
-let db: PGlite;
+let db: Database;
 
 beforeAll(async () => {
-  db = await createDatabase();
+  db = await createServerDatabase();
   await db.query(
     `insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', 'stranger@example.com')`,
     [stranger],

@@ -4,16 +4,16 @@
 // config.toml, and the demo accounts a newcomer signs in with.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tiers } from '../../src/content/tiers';
-import { createDatabase, migrationsDir, seedFile } from '../local/db.mjs';
+import { migrationsDir, seedFile } from '../local/db.mjs';
 import { demo } from './helpers';
+import { createServerDatabase, type Database, type Queryable } from './server-database';
 
-let db: PGlite;
+let db: Database;
 
 beforeAll(async () => {
-  db = await createDatabase();
+  db = await createServerDatabase();
 });
 
 afterAll(async () => {
@@ -65,6 +65,53 @@ describe('row level security', () => {
     ]);
   });
 });
+
+/**
+ * Who may execute which function of ours. Every function in a schema of ours (any schema but
+ * the platform's and the extensions') that anon or authenticated may execute must be listed
+ * here, and everything listed must be executable: the explicit grants of migration
+ * 20261125002100 stand in for a global default privilege (issue 21). Trigger functions are
+ * left out: nobody can call one directly. The same list guards the real server in
+ * supabase/tests/database/privileges.test.sql; keep the two equal.
+ */
+const executeAllowList: Record<'anon' | 'authenticated', string[]> = {
+  // Whether the caller is staff (false for anon), and the tier order.
+  anon: ['private.is_staff()', 'public.is_staff()', 'public.tier_rank(text)'],
+  authenticated: [
+    // The security invoker wrappers' private halves: they check staff themselves (42501).
+    'private.checked_reason(text)',
+    'private.grant_tier(uuid,tier,text)',
+    // Called by policies, which run as the caller.
+    'private.is_staff()',
+    'private.object_fits_bucket(text,jsonb)',
+    'private.revoke_tier(uuid,text)',
+    'private.staff_list_members(text,integer,integer)',
+    'private.staff_member_detail(uuid)',
+    // Policies (resources, avatars) and the app's RPCs.
+    'public.current_tier_rank()',
+    'public.grant_tier(uuid,tier,text)',
+    'public.is_own_avatar_path(text)',
+    'public.is_staff()',
+    'public.resource_path_tier(text)',
+    'public.revoke_tier(uuid,text)',
+    'public.staff_list_members(text,integer,integer)',
+    'public.staff_member_detail(uuid)',
+    'public.tier_rank(text)',
+  ],
+};
+
+/** Functions anon or authenticated may execute in every schema that is not the platform's. */
+const executableByApiRoles = `
+  select r.role, n.nspname || '.' || p.proname || '(' || replace(oidvectortypes(p.proargtypes), ', ', ',') || ')' as fn
+  from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+  cross join unnest(array['anon', 'authenticated']) as r(role)
+  where n.nspname not in ('auth', 'storage', 'realtime', 'extensions', 'graphql', 'graphql_public', 'vault',
+      'pgsodium', 'pgsodium_masks', 'net', 'cron', 'pgbouncer', 'supabase_functions', 'supabase_migrations',
+      'information_schema')
+    and n.nspname not like 'pg\\_%'
+    and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+    and p.prorettype not in ('trigger'::regtype, 'event_trigger'::regtype)
+    and has_function_privilege(r.role, p.oid, 'EXECUTE')`;
 
 describe('privileges', () => {
   for (const role of ['anon', 'authenticated']) {
@@ -183,6 +230,64 @@ describe('privileges', () => {
          and not exists (select 1 from unnest(coalesce(p.proconfig, '{}')) c where c like 'search_path=%')`,
     );
     expect(rows).toEqual([]);
+  });
+
+  it('anon and authenticated may execute exactly the functions on the allow-list, in every schema of ours', async () => {
+    const { rows } = await db.query<{ role: string; fn: string }>(executableByApiRoles);
+    expect(rows.map((r) => `${r.role} ${r.fn}`).sort()).toEqual(
+      Object.entries(executeAllowList)
+        .flatMap(([role, fns]) => fns.map((fn) => `${role} ${fn}`))
+        .sort(),
+    );
+  });
+
+  it('the allow-list is the same as privileges.test.sql’s, which guards supabase test db', () => {
+    const sql = readFileSync(path.resolve(migrationsDir, '..', 'tests', 'database', 'privileges.test.sql'), 'utf8');
+    const block = /insert into allowed values([\s\S]*?\);)\n/.exec(sql)?.[1] ?? '';
+    const listed = [...block.matchAll(/^\s*\('(anon|authenticated)', '([^']+)'\)[,;]/gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(listed.sort()).toEqual(
+      Object.entries(executeAllowList)
+        .flatMap(([role, fns]) => fns.map((fn) => `${role} ${fn}`))
+        .sort(),
+    );
+  });
+
+  it('the allow-list check catches a function left executable by PUBLIC, in any schema of ours (probe, rolled back)', async () => {
+    const found = await db.transaction(async (tx) => {
+      await tx.exec(`
+        create schema probe_schema;
+        grant usage on schema probe_schema to anon, authenticated;
+        create function probe_schema.forgotten() returns int language sql set search_path = '' as 'select 1';
+        create function private.forgotten() returns int language sql set search_path = '' as 'select 1';`);
+      const { rows } = await tx.query<{ role: string; fn: string }>(executableByApiRoles);
+      await tx.rollback();
+      return rows.map((r) => `${r.role} ${r.fn}`);
+    });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'anon private.forgotten()',
+        'anon probe_schema.forgotten()',
+        'authenticated private.forgotten()',
+        'authenticated probe_schema.forgotten()',
+      ]),
+    );
+  });
+
+  it('leaves trigger functions out: not even the owner can call one directly, whatever its privileges', async () => {
+    const { rows } = await db.query<{ fn: string }>(
+      `select p.oid::regprocedure::text as fn from pg_proc p
+       where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace) and p.prorettype = 'trigger'::regtype
+       order by 1`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { fn } of rows) {
+      const code = await db.query(`select ${fn.replace(/\(\)$/, '')}()`).then(
+        () => 'called',
+        (error: { code?: string }) => error.code,
+      );
+      // 0A000 feature_not_supported: "trigger functions can only be called as triggers"
+      expect(code, fn).toBe('0A000');
+    }
   });
 
   it('anon may execute only is_staff and tier_rank; staff RPCs are for authenticated, webhook RPCs for service_role', async () => {
@@ -370,7 +475,7 @@ const exposedSchemas = (() => {
   return (JSON.parse(line?.[1] ?? '[]') as string[]).join(',');
 })();
 
-async function lintHits(tx: Pick<PGlite, 'query'>, lint: string): Promise<string[]> {
+async function lintHits(tx: Queryable, lint: string): Promise<string[]> {
   await tx.query(`select set_config('pgrst.db_schemas', $1, true)`, [exposedSchemas]);
   const { rows } = await tx.query<{ hit: string }>(lints[lint]!);
   return rows.map((r) => r.hit).sort();

@@ -1,10 +1,8 @@
 // What hosted Storage would let through that the earlier policies did not see: a copy or move
 // into the public avatars bucket (Storage skips bucket limits on those routes), the row shape
 // hosted Storage tests before an upload ({mimetype, contentLength}, no size), and the default
-// privileges every future table, function and sequence in public would get.
-import type { PGlite } from '@electric-sql/pglite';
+// privileges every future table, function and sequence would get.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../local/db.mjs';
 import {
   attempt,
   COPY,
@@ -18,6 +16,7 @@ import {
   uploadCheckMetadata,
   userClaims,
 } from './helpers';
+import { createServerDatabase, type Database } from './server-database';
 
 const me = demo.ebook;
 const asMe = userClaims(me, 'ebook@example.com');
@@ -28,10 +27,10 @@ const upsertObject = `${insertObject.replace(' returning name', '')}
                       on conflict (bucket_id, name) do update set metadata = excluded.metadata returning name`;
 const png = JSON.stringify(objectMetadata('image/png', 1024));
 
-let db: PGlite;
+let db: Database;
 
 beforeAll(async () => {
-  db = await createDatabase();
+  db = await createServerDatabase();
   await putObject(db, 'avatars', `${me}/avatar.png`, me, objectMetadata('image/png', 1024));
   await putObject(db, 'resources', 'ebook/sample/ebook-guide.pdf', null, objectMetadata('application/pdf', 4096));
 });
@@ -189,20 +188,19 @@ describe('the policies read the metadata hosted Storage tests ({mimetype, conten
   });
 });
 
-describe('default privileges in public', () => {
-  it('a table, sequence and function a later migration creates are closed to anon and authenticated', async () => {
+describe('default privileges', () => {
+  it('a table, sequence and function a later migration creates in public give anon and authenticated no grant of their own', async () => {
     await db.transaction(async (tx) => {
       await tx.exec(`
         create table public.probe_table (id int);
         create sequence public.probe_sequence;
-        create function public.probe_function() returns int language sql as 'select 1';
-        create function extensions.probe_elsewhere() returns int language sql as 'select 1';`);
+        create function public.probe_function() returns int language sql as 'select 1';`);
       const { rows } = await tx.query<{ role: string; privileges: string[] }>(`
         select r.role, array_remove(array[
           case when has_table_privilege(r.role, 'public.probe_table', 'select, insert, update, delete, truncate, references, trigger') then 'table' end,
           case when has_sequence_privilege(r.role, 'public.probe_sequence', 'usage, select, update') then 'sequence' end,
-          case when has_function_privilege(r.role, 'public.probe_function()', 'execute') then 'function' end,
-          case when has_function_privilege(r.role, 'extensions.probe_elsewhere()', 'execute') then 'function elsewhere' end
+          case when exists (select 1 from aclexplode((select proacl from pg_proc where oid = 'public.probe_function()'::regprocedure)) a
+                            where a.grantee = r.role::regrole) then 'function' end
         ], null) as privileges
         from unnest(array['anon', 'authenticated', 'service_role']) as r(role)
         order by r.role`);
@@ -213,5 +211,27 @@ describe('default privileges in public', () => {
       ]);
       await tx.rollback();
     });
+  });
+
+  // Issue 21: a global `revoke execute on functions from public` also closed every function
+  // that enabling an extension (or pgTAP) creates later. PUBLIC keeps PostgreSQL's default;
+  // our own functions are closed one by one, and schema-guards' allow-list test catches a
+  // forgotten one (a public function like the probe above would show up there).
+  it('a function postgres creates in extensions after the migrations, as enabling an extension does, is callable by anon and authenticated', async () => {
+    const called = await db.transaction(async (tx) => {
+      await tx.exec(`create function extensions.probe_later() returns int language sql as 'select 42';`);
+      const values: Record<string, unknown> = {};
+      for (const role of ['anon', 'authenticated']) {
+        await tx.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`, [
+          role,
+          JSON.stringify(role === 'anon' ? { role } : userClaims(me)),
+        ]);
+        values[role] = (await tx.query<{ v: number }>(`select extensions.probe_later() as v`)).rows[0]?.v;
+        await tx.exec(`reset role`);
+      }
+      await tx.rollback();
+      return values;
+    });
+    expect(called).toEqual({ anon: 42, authenticated: 42 });
   });
 });

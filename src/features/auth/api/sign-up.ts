@@ -6,7 +6,7 @@ import { paths } from '@/config/paths';
  * Creates an account. The confirmation e-mail links to the set-password page, carrying `next`
  * (where the person was going): following it confirms the address and signs them in, and a
  * password typed before the address was proven no longer opens the account (issue 25,
- * docs/database.md), so they choose it there (decision 46; the spec said origin + '/').
+ * docs/database.md), so they choose it there (decision 47; the spec said origin + '/').
  * Resolves true when the account is signed in already (confirmations off return a session),
  * false when the address must be confirmed first, as production requires.
  */

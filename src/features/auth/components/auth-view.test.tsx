@@ -57,9 +57,14 @@ function setup(props: Partial<AuthViewProps> = {}) {
   return { user: userEvent.setup(), calls };
 }
 
+/** The one Email field on screen: the other panels and views are in the page too, hidden. */
+const emailField = () => screen.getByRole('textbox', { name: 'Email' });
+/** The shown panel's password field (a password field has no role to find it by). */
+const passwordField = () => within(screen.getByRole('tabpanel')).getByLabelText('Password');
+
 async function fill(user: ReturnType<typeof userEvent.setup>, email: string, password: string) {
-  await user.type(screen.getByLabelText('Email'), email);
-  await user.type(screen.getByLabelText('Password'), password);
+  await user.type(emailField(), email);
+  await user.type(passwordField(), password);
 }
 
 // Sonner replays still-active toasts to a newly mounted Toaster: clear them between tests.
@@ -75,8 +80,8 @@ describe('AuthView', () => {
     expect(screen.getByRole('heading', { name: 'Subscriber Access' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Sign In', selected: true })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Sign Up', selected: false })).toBeInTheDocument();
-    expect(screen.getByLabelText('Email')).toBeRequired();
-    expect(screen.getByLabelText('Password')).toBeRequired();
+    expect(emailField()).toBeRequired();
+    expect(passwordField()).toBeRequired();
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
 
     await user.click(screen.getByRole('link', { name: /Back to Home/ }));
@@ -109,8 +114,8 @@ describe('AuthView', () => {
   it('signs in with what the fields show, also text typed before the app took over the page', async () => {
     const { user, calls } = setup();
     // Typed into the prerendered form before hydration: in the fields, no change event seen.
-    const email = screen.getByLabelText<HTMLInputElement>('Email');
-    const password = screen.getByLabelText<HTMLInputElement>('Password');
+    const email = emailField() as HTMLInputElement;
+    const password = passwordField() as HTMLInputElement;
     email.value = 'early@example.com';
     password.value = 'secret1';
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
@@ -139,9 +144,9 @@ describe('AuthView', () => {
     ['writer@example.com', 'x'.repeat(101), 'Password must be less than 100 characters'],
   ])('rejects %s / %s with a Validation error toast: %s', async (email, password, message) => {
     const { user, calls } = setup();
-    await user.type(screen.getByLabelText('Email'), email);
+    await user.type(emailField(), email);
     // user.type is slow for 101 characters; paste is what a person would do anyway.
-    await user.click(screen.getByLabelText('Password'));
+    await user.click(passwordField());
     await user.paste(password);
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
 
@@ -160,7 +165,7 @@ describe('AuthView', () => {
       },
     });
     await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
-    const password = screen.getByLabelText('Password');
+    const password = passwordField();
     expect(password).toHaveAttribute('minLength', '6');
     expect(password).toHaveAccessibleDescription('Must be at least 6 characters');
 
@@ -170,7 +175,7 @@ describe('AuthView', () => {
     expect(seen).toEqual([{ email: 'new@example.com', password: 'secret1' }]);
 
     // No session came back: the address must be confirmed, and the e-mail's link signs them in
-    // (decision 46), so nothing sends them to the Sign In tab.
+    // (decision 47), so nothing sends them to the Sign In tab.
     pending.resolve(false);
     expect(await screen.findByText('Account created!')).toBeInTheDocument();
     expect(
@@ -178,7 +183,7 @@ describe('AuthView', () => {
     ).toBeInTheDocument();
     expect(screen.queryByText('You can now sign in to access your resources.')).not.toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Sign Up', selected: true })).toBeInTheDocument();
-    expect(screen.getByLabelText('Email')).toHaveValue('new@example.com');
+    expect(emailField()).toHaveValue('new@example.com');
     expect(calls.signedIn).toBe(0);
   });
 
@@ -230,12 +235,12 @@ describe('AuthView', () => {
           return pending.promise;
         },
       });
-      await user.type(screen.getByLabelText('Email'), 'Reader@example.com');
+      await user.type(emailField(), 'Reader@example.com');
       await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
 
       expect(screen.getByRole('heading', { name: 'Reset your password' })).toBeInTheDocument();
-      expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
-      const email = screen.getByLabelText('Email');
+      expect(passwordField()).not.toBeVisible();
+      const email = emailField();
       expect(email).toHaveValue('Reader@example.com');
       expect(email).toHaveFocus();
 
@@ -255,7 +260,7 @@ describe('AuthView', () => {
         onRequestPasswordReset: async () => ({ status: 'rate-limited', retryAfterSeconds: 42 }),
       });
       await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
-      await user.type(screen.getByLabelText('Email'), 'reader@example.com');
+      await user.type(emailField(), 'reader@example.com');
       await user.click(screen.getByRole('button', { name: 'Send reset link' }));
 
       expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -271,27 +276,27 @@ describe('AuthView', () => {
       });
       const { user } = setup({ onRequestPasswordReset });
       await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
-      await user.type(screen.getByLabelText('Email'), 'reader@nowhere');
+      await user.type(emailField(), 'reader@nowhere');
       await user.click(screen.getByRole('button', { name: 'Send reset link' }));
       expect(screen.getByRole('alert')).toHaveTextContent('Invalid email address');
-      expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Invalid email address');
-      expect(screen.getByLabelText('Email')).toHaveFocus();
+      expect(emailField()).toHaveAccessibleDescription('Invalid email address');
+      expect(emailField()).toHaveFocus();
       expect(onRequestPasswordReset).not.toHaveBeenCalled();
 
-      await user.type(screen.getByLabelText('Email'), '.com');
+      await user.type(emailField(), '.com');
       await user.click(screen.getByRole('button', { name: 'Send reset link' }));
       expect(await screen.findByText('Failed to fetch')).toBeInTheDocument();
-      expect(screen.getByLabelText('Email')).not.toHaveAccessibleDescription();
+      expect(emailField()).not.toHaveAccessibleDescription();
     });
 
     it('Back to Sign In returns to the sign-in form with focus on Forgot password?', async () => {
       const { user } = setup();
       await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
-      await user.type(screen.getByLabelText('Email'), 'reader@example.com');
+      await user.type(emailField(), 'reader@example.com');
       await user.click(screen.getByRole('button', { name: 'Back to Sign In' }));
 
-      expect(screen.getByLabelText('Password')).toBeInTheDocument();
-      expect(screen.getByLabelText('Email')).toHaveValue('reader@example.com');
+      expect(passwordField()).toBeVisible();
+      expect(emailField()).toHaveValue('reader@example.com');
       expect(screen.getByRole('button', { name: 'Forgot password?' })).toHaveFocus();
     });
 

@@ -11,6 +11,7 @@ import { checkCredentials, type Credentials } from '../lib/credentials-schema';
 import { errorMessage } from '@/lib/error-message';
 import type { PasswordResetRequest } from '../api/request-password-reset';
 import { RequestLinkForm } from './request-link-form';
+import { useTypedBeforeApp } from '@/lib/use-typed-before-app';
 
 type Mode = 'sign-in' | 'sign-up';
 
@@ -45,6 +46,8 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
   const [busy, setBusy] = useState<Mode | null>(null);
   // One e-mail for both tabs: after "Account created!" the Sign In tab already has it.
   const [email, setEmail] = useState('');
+  const id = useId();
+  const ids = { signIn: `${id}-sign-in`, forgot: `${id}-forgot`, forgotLink: `${id}-forgot-link` };
 
   async function submit(mode: Mode, credentials: Credentials) {
     const check = checkCredentials(credentials);
@@ -66,7 +69,7 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
           onSignedIn();
         } else {
           // Nothing to sign in with until the address is confirmed; the e-mail's link signs
-          // them in and asks for their password (decision 46).
+          // them in and asks for their password (decision 47).
           toast.success('Account created!', {
             description: 'Check your e-mail and follow the link to confirm your address and sign in.',
           });
@@ -91,6 +94,9 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
           <h2 id="auth-card-title" className="text-navy-900 mb-4 text-center font-serif text-2xl font-bold">
             Subscriber Access
           </h2>
+          {/* Every panel and view is in the page, the inactive ones hidden, so that a tab or
+              "Forgot password?" tapped before the app runs is answered by the page itself
+              (src/lib/answer-before-app.ts) and what is typed next lands where it should. */}
           <Tabs
             value={tab}
             onValueChange={(value) => {
@@ -102,27 +108,33 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
               <TabsTrigger value="sign-in">Sign In</TabsTrigger>
               <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
             </TabsList>
-            <TabsContent value="sign-in">
-              {forgot === 'open' ? (
-                <ForgotPassword
-                  email={email}
-                  onEmailChange={setEmail}
-                  onRequest={onRequestPasswordReset}
-                  onBack={() => setForgot('returned')}
-                />
-              ) : (
+            <TabsContent value="sign-in" forceMount hidden={tab !== 'sign-in'}>
+              <div id={ids.signIn} hidden={forgot === 'open'}>
                 <CredentialsForm
                   mode="sign-in"
                   email={email}
                   onEmailChange={setEmail}
                   busy={busy}
                   onSubmit={(credentials) => void submit('sign-in', credentials)}
-                  onForgot={() => setForgot('open')}
+                  forgot={{ id: ids.forgotLink, shows: ids.forgot, hides: ids.signIn, onOpen: () => setForgot('open') }}
                   focusForgot={forgot === 'returned'}
                 />
-              )}
+              </div>
+              <ForgotPassword
+                id={ids.forgot}
+                open={forgot === 'open'}
+                email={email}
+                onEmailChange={setEmail}
+                onRequest={onRequestPasswordReset}
+                back={{
+                  shows: ids.signIn,
+                  hides: ids.forgot,
+                  focuses: ids.forgotLink,
+                  onBack: () => setForgot('returned'),
+                }}
+              />
             </TabsContent>
-            <TabsContent value="sign-up">
+            <TabsContent value="sign-up" forceMount hidden={tab !== 'sign-up'}>
               <CredentialsForm
                 mode="sign-up"
                 email={email}
@@ -145,22 +157,33 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
   );
 }
 
+/** What a swap button shows, hides and focuses (data-shows / data-hides / data-focuses). */
+type Swap = { shows: string; hides: string; focuses?: string };
+
+function swapAttributes({ shows, hides, focuses }: Swap) {
+  return { 'data-shows': shows, 'data-hides': hides, 'data-focuses': focuses };
+}
+
 /** "Forgot password?" inside the Sign In tab: the e-mail form, and the way back. */
 function ForgotPassword({
+  id,
+  open,
   email,
   onEmailChange,
   onRequest,
-  onBack,
+  back,
 }: {
+  id: string;
+  open: boolean;
   email: string;
   onEmailChange: (email: string) => void;
   onRequest: (email: string) => Promise<PasswordResetRequest>;
-  onBack: () => void;
+  back: Swap & { onBack: () => void };
 }) {
   return (
-    <section aria-labelledby="forgot-title" className="flex flex-col gap-4">
+    <section id={id} hidden={!open} aria-labelledby={`${id}-title`} className="flex flex-col gap-4">
       <div>
-        <h3 id="forgot-title" className="text-navy-900 text-lg font-semibold">
+        <h3 id={`${id}-title`} className="text-navy-900 text-lg font-semibold">
           Reset your password
         </h3>
         <p className="text-sm text-slate-700">
@@ -168,8 +191,8 @@ function ForgotPassword({
           a link to choose a new password.
         </p>
       </div>
-      <RequestLinkForm email={email} onEmailChange={onEmailChange} onRequest={onRequest} focusOnMount />
-      <Button variant="ghost" onClick={onBack} className="self-center">
+      <RequestLinkForm email={email} onEmailChange={onEmailChange} onRequest={onRequest} takeFocus={open} />
+      <Button variant="ghost" onClick={back.onBack} className="self-center" {...swapAttributes(back)}>
         Back to Sign In
       </Button>
     </section>
@@ -182,7 +205,7 @@ function CredentialsForm({
   onEmailChange,
   busy,
   onSubmit,
-  onForgot,
+  forgot,
   focusForgot = false,
 }: {
   mode: Mode;
@@ -190,7 +213,8 @@ function CredentialsForm({
   onEmailChange: (email: string) => void;
   busy: Mode | null;
   onSubmit: (credentials: Credentials) => void;
-  onForgot?: () => void;
+  /** The sign-in form's "Forgot password?": its id, what it swaps, and what the app does. */
+  forgot?: Swap & { id: string; onOpen: () => void };
   /** Back from "Forgot password?" (this form mounted again): focus the control that left. */
   focusForgot?: boolean;
 }) {
@@ -198,6 +222,8 @@ function CredentialsForm({
   useEffect(() => {
     if (focusForgot) forgotButton.current?.focus();
   }, [focusForgot]);
+  const emailField = useRef<HTMLInputElement>(null);
+  useTypedBeforeApp(emailField, email, onEmailChange);
   const id = useId();
   const isBusy = busy === mode;
   const text = copy[mode];
@@ -224,6 +250,7 @@ function CredentialsForm({
       <div className="flex flex-col gap-1.5">
         <Label htmlFor={`${id}-email`}>Email</Label>
         <Input
+          ref={emailField}
           id={`${id}-email`}
           type="email"
           name="email"
@@ -250,11 +277,13 @@ function CredentialsForm({
             Must be at least 6 characters
           </p>
         )}
-        {onForgot && (
+        {forgot && (
           <button
             ref={forgotButton}
+            id={forgot.id}
             type="button"
-            onClick={onForgot}
+            onClick={forgot.onOpen}
+            {...swapAttributes(forgot)}
             className="text-navy-800 hover:text-navy-600 focus-visible:outline-gold-500 min-h-11 self-end rounded px-1 text-sm font-semibold underline underline-offset-2 focus-visible:outline-2"
           >
             Forgot password?

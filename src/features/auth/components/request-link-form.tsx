@@ -5,14 +5,15 @@ import { Label } from '@/components/ui/label';
 import { errorMessage } from '@/lib/error-message';
 import type { PasswordResetRequest } from '../api/request-password-reset';
 import { credentialsSchema } from '../lib/credentials-schema';
+import { useTypedBeforeApp } from '@/lib/use-typed-before-app';
 
 export type RequestLinkFormProps = {
   email: string;
   onEmailChange: (email: string) => void;
   /** Sends the link; resolves with the auth server's answer, throws on any other failure. */
   onRequest: (email: string) => Promise<PasswordResetRequest>;
-  /** Focus the e-mail field when the form appears (it replaced the control that had focus). */
-  focusOnMount?: boolean;
+  /** Focus the e-mail field whenever this turns true: the form has just replaced the control that had focus. */
+  takeFocus?: boolean;
 };
 
 type Outcome =
@@ -33,21 +34,26 @@ function rateLimitMessage(seconds: number | null): string {
  * confirmation whatever the address. Outcomes are announced (status for the confirmation,
  * alert for a problem); an invalid address puts focus back on the field.
  */
-export function RequestLinkForm({ email, onEmailChange, onRequest, focusOnMount = false }: RequestLinkFormProps) {
+export function RequestLinkForm({ email, onEmailChange, onRequest, takeFocus = false }: RequestLinkFormProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
 
+  useTypedBeforeApp(input, email, onEmailChange);
+
   // Otherwise focus would fall back to the page when the form replaces the control used.
   useEffect(() => {
-    if (focusOnMount) input.current?.focus();
-  }, [focusOnMount]);
+    if (takeFocus) input.current?.focus();
+  }, [takeFocus]);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    const check = credentialsSchema.shape.email.safeParse(email);
+    // The field is the record (uncontrolled): it holds what was typed, also before the app
+    // took over the prerendered form.
+    const typed = input.current?.value ?? email;
+    const check = credentialsSchema.shape.email.safeParse(typed);
     if (!check.success) {
       setOutcome({ kind: 'problem', message: check.error.issues[0]?.message ?? 'Invalid email address', field: true });
       input.current?.focus();
@@ -84,7 +90,7 @@ export function RequestLinkForm({ email, onEmailChange, onRequest, focusOnMount 
           required
           aria-invalid={fieldProblem || undefined}
           aria-describedby={fieldProblem ? `${id}-problem` : undefined}
-          value={email}
+          defaultValue={email}
           onChange={(event) => onEmailChange(event.target.value)}
           placeholder="you@example.com"
         />

@@ -1,58 +1,78 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { loadFrame } from '@/lib/answer-before-app';
 import { landing } from '@/content/landing';
 import { site } from '@/content/site';
 
-const { play, caption, iframeTitle } = landing.hero.video;
+const { play, caption, iframeTitle, loading } = landing.hero.video;
 
 /**
  * A click-to-load facade: the page shows a poster drawn in CSS (no image to fetch) and a real
  * button named by its visible text; the video site's iframe (about a megabyte of script, plus
  * its cookies) is inserted only after the visitor asks for it, and then takes focus so
  * keyboard users land in the player.
+ *
+ * The frame is in the page from the start, hidden and empty, and the button names it as what
+ * it shows (a swap, src/lib/answer-before-app.ts): a Play tapped before the app runs is
+ * answered by the page itself, and the app, replaying the tap, finds the player already
+ * loading. So the frame's address is never a `src` React writes (writing it again would load
+ * the player anew): it is `data-src`, loaded by `loadFrame` here and on the page.
  */
 export function SalesVideo() {
   const [playing, setPlaying] = useState(false);
   const frame = useRef<HTMLIFrameElement>(null);
+  const id = useId();
+  const ids = { frame: `${id}-frame`, play: `${id}-play` };
 
   useEffect(() => {
-    if (playing) frame.current?.focus();
+    const player = frame.current;
+    if (!playing || !player) return;
+    loadFrame(player);
+    player.focus();
   }, [playing]);
 
   return (
     <div className="bg-navy-800 ring-gold-500/40 relative aspect-video w-full overflow-hidden rounded-2xl shadow-xl ring-1">
-      {playing ? (
-        <iframe
-          ref={frame}
-          className="absolute inset-0 size-full"
-          // The box is sized by CSS (aspect-video); the attributes give the frame its ratio
-          // before any style applies.
-          width={560}
-          height={315}
-          src={`${site.urls.salesVideoEmbed}?autoplay=1&rel=0`}
-          title={iframeTitle}
-          allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
-          allowFullScreen
-        />
-      ) : (
-        <button
-          type="button"
-          onClick={() => setPlaying(true)}
-          className="group from-navy-700 via-navy-800 to-navy-900 text-cream absolute inset-0 flex size-full flex-col items-center justify-center gap-3 bg-gradient-to-br p-4"
+      <button
+        type="button"
+        id={ids.play}
+        hidden={playing}
+        data-shows={ids.frame}
+        data-hides={ids.play}
+        onClick={() => setPlaying(true)}
+        className="group from-navy-700 via-navy-800 to-navy-900 text-cream absolute inset-0 flex size-full flex-col items-center justify-center gap-3 bg-gradient-to-br p-4"
+      >
+        <span
+          aria-hidden="true"
+          className="bg-gold-400 text-navy-900 flex size-16 items-center justify-center rounded-full shadow-lg transition-transform group-hover:scale-105 sm:size-20"
         >
-          <span
-            aria-hidden="true"
-            className="bg-gold-400 text-navy-900 flex size-16 items-center justify-center rounded-full shadow-lg transition-transform group-hover:scale-105 sm:size-20"
-          >
-            <svg viewBox="0 0 24 24" className="ml-1 size-8 sm:size-10" fill="currentColor">
-              <path d="M8 5.5v13l11-6.5z" />
-            </svg>
-          </span>
-          {/* The visible words are the button's name (a screen reader says what a voice-control
-              user sees); the hidden colon keeps them two phrases. */}
-          <span className="text-gold-300 text-sm font-semibold tracking-wide uppercase">{play}</span>
-          <span className="sr-only">:</span> <span className="font-serif text-lg sm:text-xl">{caption}</span>
-        </button>
-      )}
+          <svg viewBox="0 0 24 24" className="ml-1 size-8 sm:size-10" fill="currentColor">
+            <path d="M8 5.5v13l11-6.5z" />
+          </svg>
+        </span>
+        {/* The visible words are the button's name (a screen reader says what a voice-control
+            user sees); the hidden colon keeps them two phrases. */}
+        <span className="text-gold-300 text-sm font-semibold tracking-wide uppercase">{play}</span>
+        <span className="sr-only">:</span> <span className="font-serif text-lg sm:text-xl">{caption}</span>
+      </button>
+      {/* Shown once Play has hidden the button (index.css), behind the frame until the player
+          paints over it: the tap was taken, on the page alone as well. */}
+      <span aria-hidden="true" className="video-loading text-cream absolute inset-0 items-center justify-center gap-3">
+        <span className="border-cream size-6 animate-spin rounded-full border-2 border-r-transparent" />
+        {loading}
+      </span>
+      <iframe
+        ref={frame}
+        id={ids.frame}
+        hidden={!playing}
+        className="absolute inset-0 size-full"
+        // The box is sized by CSS (aspect-video); the attributes give the frame its ratio
+        // before any style applies.
+        width={560}
+        height={315}
+        data-src={`${site.urls.salesVideoEmbed}?autoplay=1&rel=0`}
+        title={iframeTitle}
+        allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
+      />
     </div>
   );
 }

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { answerActivation, loadFrame, tabForKey } from './answer-before-app';
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+function page(html: string) {
+  const root = document.createElement('div');
+  root.innerHTML = html;
+  document.body.append(root);
+  return root;
+}
+
+describe('tabForKey', () => {
+  const list = (orientation: string) =>
+    page(`<div role="tablist" aria-orientation="${orientation}">
+      <button role="tab" id="a">A</button><button role="tab" id="b" disabled>B</button><button role="tab" id="c">C</button>
+    </div>`);
+
+  it('moves left and right in a horizontal list, looping and skipping disabled tabs', () => {
+    const root = list('horizontal');
+    const [a, , c] = root.querySelectorAll('[role="tab"]');
+    expect(tabForKey(a!, 'ArrowRight')?.id).toBe('c');
+    expect(tabForKey(c!, 'ArrowRight')?.id).toBe('a');
+    expect(tabForKey(a!, 'ArrowLeft')?.id).toBe('c');
+    expect(tabForKey(c!, 'Home')?.id).toBe('a');
+    expect(tabForKey(a!, 'End')?.id).toBe('c');
+    expect(tabForKey(a!, 'ArrowDown')).toBeNull();
+    expect(tabForKey(a!, 'a')).toBeNull();
+  });
+
+  it('moves up and down in a vertical list', () => {
+    const root = list('vertical');
+    const [a] = root.querySelectorAll('[role="tab"]');
+    expect(tabForKey(a!, 'ArrowDown')?.id).toBe('c');
+    expect(tabForKey(a!, 'ArrowRight')).toBeNull();
+  });
+});
+
+describe('answerActivation', () => {
+  it('swaps: hides one element, shows another and focuses its first field', () => {
+    const root = page(`
+      <div id="form"><button id="forgot" data-shows="reset" data-hides="form">Forgot password?</button></div>
+      <section id="reset" hidden><h3>Reset</h3><input aria-label="Email"></section>`);
+    expect(answerActivation(root.querySelector('#forgot')!)).toBe(true);
+    expect(root.querySelector('#form')).toHaveAttribute('hidden');
+    expect(root.querySelector('#reset')).not.toHaveAttribute('hidden');
+    expect(document.activeElement).toBe(root.querySelector('input'));
+  });
+
+  it('loads a click-to-load frame when it is shown, and focuses it', () => {
+    const root = page(`
+      <button id="play" data-shows="frame" data-hides="play">Play</button>
+      <iframe id="frame" title="Video" data-src="https://video.test/embed?autoplay=1" hidden></iframe>`);
+    const frame = root.querySelector('iframe')!;
+    answerActivation(root.querySelector('#play')!);
+    expect(frame.getAttribute('src')).toBe('https://video.test/embed?autoplay=1');
+    expect(root.querySelector('#play')).toHaveAttribute('hidden');
+    expect(document.activeElement).toBe(frame);
+  });
+
+  it('leaves a frame that is already loaded as it is (a new src would load it again)', () => {
+    const root = page('<iframe title="Video" data-src="https://video.test/embed"></iframe>');
+    const frame = root.querySelector('iframe')!;
+    let sets = 0;
+    loadFrame(frame);
+    const original = frame.setAttribute.bind(frame);
+    frame.setAttribute = (name: string, value: string) => {
+      sets += 1;
+      original(name, value);
+    };
+    loadFrame(frame);
+    expect(sets).toBe(0);
+    expect(frame.getAttribute('src')).toBe('https://video.test/embed');
+  });
+
+  it('answers nothing for a control the markup does not describe', () => {
+    const root = page('<button id="plain">Save</button>');
+    expect(answerActivation(root.querySelector('#plain')!)).toBe(false);
+  });
+});

@@ -1,0 +1,108 @@
+-- pgTAP: who may execute which function (issue 21). No global default privilege closes new
+-- functions any more (it also closed pgTAP and every extension enabled later); each function
+-- of ours is closed in its migration, and this file is the guarantee: in every schema of
+-- ours (anything but the platform's and extensions'), anon and authenticated may execute
+-- exactly the functions on the allow-list below. The same list is in
+-- supabase/tests/schema-guards.test.ts; keep the two equal.
+-- Runs as `postgres`, in one transaction, rolled back.
+begin;
+create extension if not exists pgtap with schema extensions;
+set local search_path = public, extensions;
+
+select plan(9);
+
+-- Who may execute what (trigger functions are left out: nobody can call one directly).
+create temporary table allowed (role text, fn text) on commit drop;
+insert into allowed values
+  -- Whether the caller is staff (false for anon), and the tier order.
+  ('anon', 'private.is_staff()'),
+  ('anon', 'public.is_staff()'),
+  ('anon', 'public.tier_rank(text)'),
+  -- The security invoker wrappers' private halves: they check staff themselves (42501).
+  ('authenticated', 'private.checked_reason(text)'),
+  ('authenticated', 'private.grant_tier(uuid,tier,text)'),
+  -- Called by policies, which run as the caller.
+  ('authenticated', 'private.is_staff()'),
+  ('authenticated', 'private.object_fits_bucket(text,jsonb)'),
+  ('authenticated', 'private.revoke_tier(uuid,text)'),
+  ('authenticated', 'private.staff_list_members(text,integer,integer)'),
+  ('authenticated', 'private.staff_member_detail(uuid)'),
+  -- Policies (resources, avatars) and the app's RPCs.
+  ('authenticated', 'public.current_tier_rank()'),
+  ('authenticated', 'public.grant_tier(uuid,tier,text)'),
+  ('authenticated', 'public.is_own_avatar_path(text)'),
+  ('authenticated', 'public.is_staff()'),
+  ('authenticated', 'public.resource_path_tier(text)'),
+  ('authenticated', 'public.revoke_tier(uuid,text)'),
+  ('authenticated', 'public.staff_list_members(text,integer,integer)'),
+  ('authenticated', 'public.staff_member_detail(uuid)'),
+  ('authenticated', 'public.tier_rank(text)');
+
+-- Functions anon or authenticated may execute, in every schema that is not the platform's.
+create temporary view executable as
+  select r.role, n.nspname || '.' || p.proname || '(' || replace(oidvectortypes(p.proargtypes), ', ', ',') || ')' as fn
+  from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+  cross join unnest(array['anon', 'authenticated']) as r(role)
+  where n.nspname not in ('auth', 'storage', 'realtime', 'extensions', 'graphql', 'graphql_public', 'vault',
+      'pgsodium', 'pgsodium_masks', 'net', 'cron', 'pgbouncer', 'supabase_functions', 'supabase_migrations',
+      'information_schema')
+    and n.nspname not like 'pg\_%'
+    and not exists (select 1 from pg_depend d where d.objid = p.oid and d.deptype = 'e')
+    and p.prorettype not in ('trigger'::regtype, 'event_trigger'::regtype)
+    and has_function_privilege(r.role, p.oid, 'EXECUTE');
+
+select is_empty(
+  $$ select role, fn from executable except select role, fn from allowed $$,
+  'no function of ours is executable by anon or authenticated without being on the allow-list');
+select is_empty(
+  $$ select role, fn from allowed except select role, fn from executable $$,
+  'every function on the allow-list is executable by its role');
+
+-- The check can fail: a function a migration forgets to close, in private or a new schema.
+savepoint probe;
+create schema probe_schema;
+grant usage on schema probe_schema to anon, authenticated;
+create function probe_schema.forgotten() returns int language sql set search_path = '' as 'select 1';
+create function private.forgotten() returns int language sql set search_path = '' as 'select 1';
+select set_eq(
+  $$ select role, fn from executable except select role, fn from allowed $$,
+  $$ values ('anon', 'private.forgotten()'), ('anon', 'probe_schema.forgotten()'),
+            ('authenticated', 'private.forgotten()'), ('authenticated', 'probe_schema.forgotten()') $$,
+  'the allow-list check catches a forgotten function (probe)');
+rollback to savepoint probe;
+
+-- Trigger functions are left out because nobody, not even their owner, can call one.
+select throws_ok('select public.handle_new_user()', '0A000', null,
+  'a trigger function cannot be called directly, even by its owner');
+
+-- Enabling an extension (dashboard, SQL editor) creates functions as postgres in extensions
+-- after all migrations: the API roles may call them, as PostgreSQL's defaults say.
+create function extensions.probe_enabled_later() returns int language sql as 'select 42';
+set local role authenticated;
+select set_config('request.jwt.claims', '{"sub": "00000000-0000-4000-8000-000000000001", "role": "authenticated"}', true);
+select is(extensions.probe_enabled_later(), 42, 'authenticated may call a function created in extensions after the migrations');
+-- pgTAP itself is such a function: this file and rls.test.sql call it as authenticated.
+select ok(has_function_privilege('authenticated', 'extensions.ok(boolean,text)', 'EXECUTE'),
+  'authenticated may call pgTAP, created after the migrations');
+reset role;
+set local role anon;
+select set_config('request.jwt.claims', '{"role": "anon"}', true);
+select is(extensions.probe_enabled_later(), 42, 'anon may call it too');
+reset role;
+
+-- The global default that closed them is gone: a function postgres creates in a schema with
+-- no defaults of its own is executable by PUBLIC, as PostgreSQL's own default says.
+create schema probe_later;
+create function probe_later.f() returns int language sql as 'select 1';
+select ok(has_function_privilege('public', 'probe_later.f()', 'EXECUTE'),
+  'PUBLIC may execute a function postgres creates later in a new schema');
+
+-- The wrappers the app calls are still closed to the roles that must not call them.
+select ok(
+  not has_function_privilege('anon', 'public.grant_tier(uuid,public.tier,text)', 'EXECUTE')
+  and not has_function_privilege('authenticated', 'public.record_purchase(text,text,text,text,text,public.tier,bigint,text,timestamptz)', 'EXECUTE')
+  and not has_function_privilege('authenticated', 'public.record_refund(text,text,text,timestamptz)', 'EXECUTE'),
+  'anon cannot grant tiers; authenticated cannot record purchases or refunds');
+
+select * from finish();
+rollback;
