@@ -67,8 +67,10 @@ describe('AuthView hydrated over what the visitor did first', () => {
 
     expect(await startApp()).toEqual([]);
     expect(calls.signUp).toEqual([{ email: 'early@example.com', password: 'secret1' }]);
-    // Awaiting confirmation, the app goes to Sign In with the address the visitor typed.
-    expect(await screen.findByRole('tab', { name: 'Sign In', selected: true })).toBeInTheDocument();
+    // Awaiting confirmation, the app stays on Sign Up with the address the visitor typed: the
+    // e-mail's link signs them in (decision 47).
+    expect(await screen.findByRole('button', { name: 'Create Account' })).toBeEnabled();
+    expect(screen.getByRole('tab', { name: 'Sign Up', selected: true })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Email' })).toHaveValue('early@example.com');
   });
 
