@@ -49,30 +49,26 @@ describe('answerActivation', () => {
     expect(document.activeElement).toBe(root.querySelector('input'));
   });
 
-  it('loads a click-to-load frame when it is shown, and focuses it', () => {
+  it('makes a click-to-load frame when its slot is shown, and focuses it', () => {
     const root = page(`
-      <button id="play" data-shows="frame" data-hides="play">Play</button>
-      <iframe id="frame" title="Video" data-src="https://video.test/embed?autoplay=1" hidden></iframe>`);
-    const frame = root.querySelector('iframe')!;
+      <button id="play" data-shows="slot" data-hides="play">Play</button>
+      <div id="slot" data-frame-src="https://video.test/embed?autoplay=1" data-frame-title="Video" data-frame-allow="autoplay" hidden></div>`);
     answerActivation(root.querySelector('#play')!);
-    expect(frame.getAttribute('src')).toBe('https://video.test/embed?autoplay=1');
+    const frame = root.querySelector('#slot > iframe');
+    expect(frame).toHaveAttribute('src', 'https://video.test/embed?autoplay=1');
+    expect(frame).toHaveAttribute('title', 'Video');
+    expect(frame).toHaveAttribute('allow', 'autoplay');
     expect(root.querySelector('#play')).toHaveAttribute('hidden');
     expect(document.activeElement).toBe(frame);
   });
 
-  it('leaves a frame that is already loaded as it is (a new src would load it again)', () => {
-    const root = page('<iframe title="Video" data-src="https://video.test/embed"></iframe>');
-    const frame = root.querySelector('iframe')!;
-    let sets = 0;
-    loadFrame(frame);
-    const original = frame.setAttribute.bind(frame);
-    frame.setAttribute = (name: string, value: string) => {
-      sets += 1;
-      original(name, value);
-    };
-    loadFrame(frame);
-    expect(sets).toBe(0);
-    expect(frame.getAttribute('src')).toBe('https://video.test/embed');
+  it('makes the frame once: a second call finds the first (a new one would load the player again)', () => {
+    const root = page('<div data-frame-src="https://video.test/embed" data-frame-title="Video"></div>');
+    const slot = root.querySelector<HTMLElement>('[data-frame-src]')!;
+    const first = loadFrame(slot);
+    expect(loadFrame(slot)).toBe(first);
+    expect(slot.querySelectorAll('iframe')).toHaveLength(1);
+    expect(loadFrame(page('<div></div>').querySelector('div')!)).toBeNull();
   });
 
   it('answers nothing for a control the markup does not describe', () => {

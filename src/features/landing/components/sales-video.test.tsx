@@ -2,18 +2,29 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { site } from '@/content/site';
+import { answerActivation } from '@/lib/answer-before-app';
 import { SalesVideo } from './sales-video';
 
 describe('SalesVideo facade', () => {
-  it('shows a labelled play button, and its frame hidden and empty until clicked', () => {
+  it('shows a labelled play button and no iframe until clicked', () => {
     const { container } = render(<SalesVideo />);
     expect(screen.getByRole('button', { name: 'Play video: Why your book still matters' })).toBeInTheDocument();
-    // In the page, so the page alone can show it when Play is tapped before the app runs;
-    // nothing of the video site's is loaded.
-    const frame = container.querySelector('iframe');
-    expect(frame).not.toBeVisible();
-    expect(frame).not.toHaveAttribute('src');
-    expect(screen.queryByTitle('Yes, You Can! sales video')).not.toBeVisible();
+    expect(container.querySelector('iframe')).toBeNull();
+  });
+
+  it('keeps the frame the page made before the app ran: one frame, loaded once', async () => {
+    const { container } = render(<SalesVideo />);
+    const play = screen.getByRole('button', { name: /^Play video/ });
+    // The page answered a tap before the app ran (answer-before-app.ts): the frame is there.
+    answerActivation(play);
+    const made = container.querySelector('iframe');
+    expect(made).not.toBeNull();
+    // The app replays the tap and adopts it.
+    await userEvent.click(play);
+    expect(container.querySelectorAll('iframe')).toHaveLength(1);
+    expect(container.querySelector('iframe')).toBe(made);
+    expect(made).toBeVisible();
+    expect(made).toHaveFocus();
   });
 
   it('is named by its visible words (no aria-label over them), as voice control users say them', () => {

@@ -5,29 +5,30 @@ import { site } from '@/content/site';
 
 const { play, caption, iframeTitle, loading } = landing.hero.video;
 
+/** The slot's content: none, and the same object every render (React compares it by identity). */
+const NO_CONTENT = { __html: '' };
+
 /**
  * A click-to-load facade: the page shows a poster drawn in CSS (no image to fetch) and a real
  * button named by its visible text; the video site's iframe (about a megabyte of script, plus
  * its cookies) is inserted only after the visitor asks for it, and then takes focus so
  * keyboard users land in the player.
  *
- * The frame is in the page from the start, hidden and empty, and the button names it as what
- * it shows (a swap, src/lib/answer-before-app.ts): a Play tapped before the app runs is
- * answered by the page itself, and the app, replaying the tap, finds the player already
- * loading. So the frame's address is never a `src` React writes (writing it again would load
- * the player anew): it is `data-src`, loaded by `loadFrame` here and on the page.
+ * The button names the frame's slot as what it shows (a swap, src/lib/answer-before-app.ts):
+ * a Play tapped before the app runs is answered by the page itself, which makes the frame,
+ * and the app, replaying the tap, finds the player already loading. So the frame is never
+ * React's to render (rendering or writing its `src` again would load the player anew):
+ * `loadFrame` makes it, once, here or on the page.
  */
 export function SalesVideo() {
   const [playing, setPlaying] = useState(false);
-  const frame = useRef<HTMLIFrameElement>(null);
+  const slot = useRef<HTMLDivElement>(null);
   const id = useId();
   const ids = { frame: `${id}-frame`, play: `${id}-play` };
 
   useEffect(() => {
-    const player = frame.current;
-    if (!playing || !player) return;
-    loadFrame(player);
-    player.focus();
+    if (!playing || !slot.current) return;
+    loadFrame(slot.current)?.focus();
   }, [playing]);
 
   return (
@@ -60,18 +61,17 @@ export function SalesVideo() {
         <span className="border-cream size-6 animate-spin rounded-full border-2 border-r-transparent" />
         {loading}
       </span>
-      <iframe
-        ref={frame}
+      {/* The frame's slot: React renders it empty and, the content being the same object each
+          render, never writes it again, so the frame the page or the effect put there stays. */}
+      <div
+        ref={slot}
         id={ids.frame}
         hidden={!playing}
-        className="absolute inset-0 size-full"
-        // The box is sized by CSS (aspect-video); the attributes give the frame its ratio
-        // before any style applies.
-        width={560}
-        height={315}
-        data-src={`${site.urls.salesVideoEmbed}?autoplay=1&rel=0`}
-        title={iframeTitle}
-        allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
+        className="absolute inset-0"
+        data-frame-src={`${site.urls.salesVideoEmbed}?autoplay=1&rel=0`}
+        data-frame-title={iframeTitle}
+        data-frame-allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
+        dangerouslySetInnerHTML={NO_CONTENT}
       />
     </div>
   );
