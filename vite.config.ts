@@ -6,11 +6,11 @@ import { prerenderPlugin } from './scripts/vite-prerender.mjs';
 import { securityHeadersPlugin } from './scripts/vite-security-headers.mjs';
 import { chunkMapPlugin } from './scripts/vite-chunk-map.mjs';
 import { earlyInputPlugin, earlyInputScript, scriptHash } from './scripts/early-input.mjs';
-import { NEEDS_APP } from './src/lib/needs-app.ts';
+import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './src/lib/needs-app.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 /** Holds a visitor's first taps until the boot script runs: inline in every page, allowed by its hash. */
-const earlyInput = earlyInputScript(NEEDS_APP);
+const earlyInput = earlyInputScript(NEEDS_APP, NEEDS_APP_IN_FRAME);
 
 export default defineConfig({
   plugins: [

@@ -11,11 +11,13 @@ import { createHash } from 'node:crypto';
 const TAB_KEYS = '^(Arrow(Left|Right|Up|Down)|Home|End|Page(Up|Down))$';
 
 /**
- * The inline script's source: holds clicks on `needsApp` controls and tab keys inside #root.
+ * The inline script's source: holds clicks on `needsApp` controls (and, in a frame, unmodified
+ * clicks on `needsAppInFrame` links) and tab keys inside #root.
  * @param {string} needsApp the selector of controls that need the app (NEEDS_APP)
+ * @param {string} needsAppInFrame links that need it in a frame (NEEDS_APP_IN_FRAME)
  */
-export function earlyInputScript(needsApp) {
-  return `(function(needsApp,tabKeys){var held=[],doc=document;function hold(event){var target=event.target;if(!(target instanceof Element))return;var control=event.type==='click'?target.closest(needsApp):target.getAttribute('role')==='tab'&&tabKeys.test(event.key)&&!(event.altKey||event.ctrlKey||event.metaKey||event.shiftKey)?target:null;var root=doc.getElementById('root');if(!control||!root||!root.contains(control))return;event.preventDefault();event.stopPropagation();held.push({type:event.type,target:control,key:event.key})}doc.addEventListener('click',hold,true);doc.addEventListener('keydown',hold,true);window.__earlyInput=function(){doc.removeEventListener('click',hold,true);doc.removeEventListener('keydown',hold,true);return held}})(${JSON.stringify(needsApp)},new RegExp(${JSON.stringify(TAB_KEYS)}));`;
+export function earlyInputScript(needsApp, needsAppInFrame) {
+  return `(function(needsApp,inFrame,tabKeys){var held=[],doc=document,framed;try{framed=window.self!==window.top}catch(e){framed=true}if(framed)needsApp+=','+inFrame;function hold(event){var target=event.target;if(!(target instanceof Element))return;var control=event.type==='click'?target.closest(needsApp):target.getAttribute('role')==='tab'&&tabKeys.test(event.key)&&!(event.altKey||event.ctrlKey||event.metaKey||event.shiftKey)?target:null;var root=doc.getElementById('root');if(!control||!root||!root.contains(control))return;if(control instanceof HTMLAnchorElement&&(event.button!==0||event.metaKey||event.ctrlKey||event.shiftKey||event.altKey))return;event.preventDefault();event.stopPropagation();held.push({type:event.type,target:control,key:event.key})}doc.addEventListener('click',hold,true);doc.addEventListener('keydown',hold,true);window.__earlyInput=function(){doc.removeEventListener('click',hold,true);doc.removeEventListener('keydown',hold,true);return held}})(${JSON.stringify(needsApp)},${JSON.stringify(needsAppInFrame)},new RegExp(${JSON.stringify(TAB_KEYS)}));`;
 }
 
 /**

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holdInteractions, takeEarlyInput } from '../src/lib/hydrate-on-intent';
-import { NEEDS_APP } from '../src/lib/needs-app';
+import { NEEDS_APP, NEEDS_APP_IN_FRAME } from '../src/lib/needs-app';
 import { earlyInputPlugin, earlyInputScript, scriptHash } from './early-input.mjs';
 
 afterEach(() => {
@@ -13,7 +13,7 @@ afterEach(() => {
 /** A prerendered page, and the inline head script run on it as the browser would. */
 function page(html: string) {
   document.body.innerHTML = `<div id="root">${html}</div><button id="outside">Outside</button>`;
-  new Function(earlyInputScript(NEEDS_APP))();
+  new Function(earlyInputScript(NEEDS_APP, NEEDS_APP_IN_FRAME))();
   return document.getElementById('root')!;
 }
 
@@ -66,6 +66,25 @@ describe('the early-input script', () => {
     expect(takeEarlyInput()).toEqual([]);
   });
 
+  it('holds a purchase link only inside a frame, where it needs the app', () => {
+    const realTop = Object.getOwnPropertyDescriptor(window, 'top');
+    const link = '<a href="https://shop.test/p" data-needs-app-in-frame="" id="buy">Buy</a>';
+    try {
+      let click = new MouseEvent('click', { bubbles: true, cancelable: true });
+      page(link).querySelector('#buy')!.dispatchEvent(click);
+      expect(click.defaultPrevented).toBe(false);
+      takeEarlyInput();
+
+      Object.defineProperty(window, 'top', { configurable: true, get: () => ({}) });
+      click = new MouseEvent('click', { bubbles: true, cancelable: true });
+      page(link).querySelector('#buy')!.dispatchEvent(click);
+      expect(click.defaultPrevented).toBe(true);
+      expect(takeEarlyInput().map(({ target }) => target.id)).toEqual(['buy']);
+    } finally {
+      if (realTop) Object.defineProperty(window, 'top', realTop);
+    }
+  });
+
   it('stops holding once taken: the app gets every click after', () => {
     const root = page(tabs);
     takeEarlyInput();
@@ -77,7 +96,7 @@ describe('the early-input script', () => {
   });
 
   it('goes into index.html after the charset, and the policy allows exactly it', () => {
-    const script = earlyInputScript(NEEDS_APP);
+    const script = earlyInputScript(NEEDS_APP, NEEDS_APP_IN_FRAME);
     const plugin = earlyInputPlugin(script);
     const transform = plugin.transformIndexHtml as { handler: (html: string) => string };
     const html = transform.handler('<head>\n    <meta charset="UTF-8" />\n    <title>t</title>\n</head>');

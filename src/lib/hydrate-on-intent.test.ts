@@ -322,3 +322,42 @@ describe('holdInteractions answers what the markup says how to', () => {
     expect(root.querySelector('#t-up')).toHaveAttribute('aria-selected', 'true');
   });
 });
+
+describe('holdInteractions and links that need the app only in a frame', () => {
+  const realTop = Object.getOwnPropertyDescriptor(window, 'top');
+  afterEach(() => {
+    if (realTop) Object.defineProperty(window, 'top', realTop);
+  });
+  const link = '<a href="https://shop.test/p" data-needs-app-in-frame="">Buy</a>';
+
+  it('leaves them to the browser on a page that is not framed', () => {
+    const root = page(link);
+    const held = holdInteractions(root);
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    root.querySelector('a')!.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(false);
+    held.abandon();
+  });
+
+  it('in a frame, holds an unmodified click for the app and replays it; a modified one stays the browser’s', () => {
+    Object.defineProperty(window, 'top', { configurable: true, get: () => ({}) });
+    const root = page(link);
+    const anchor = root.querySelector('a')!;
+    const held = holdInteractions(root);
+    const modified = new MouseEvent('click', { bubbles: true, cancelable: true, ctrlKey: true });
+    anchor.dispatchEvent(modified);
+    expect(modified.defaultPrevented).toBe(false);
+
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    anchor.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    expect(held.pending()).toBe(true);
+    let replayed = 0;
+    anchor.addEventListener('click', (event) => {
+      event.preventDefault();
+      replayed += 1;
+    });
+    held.release();
+    expect(replayed).toBe(1);
+  });
+});

@@ -1,5 +1,5 @@
 import { answerActivation, selectTab, tabForKey } from './answer-before-app';
-import { NEEDS_APP } from './needs-app';
+import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './needs-app';
 
 // The public pages arrive prerendered: readable, and their links work, before any script.
 // A first-time visitor's page therefore loads the app only when they first act on it (see
@@ -103,6 +103,9 @@ export function holdInteractions(
   root: HTMLElement,
   { early = [], doc = root.ownerDocument }: { early?: EarlyInput[]; doc?: Document } = {},
 ): HeldInteractions {
+  const win = doc.defaultView;
+  const framed = win !== null && isFramed(win);
+  const needsApp = framed ? `${NEEDS_APP}, ${NEEDS_APP_IN_FRAME}` : NEEDS_APP;
   // What to replay, oldest first; each control once, where it was last used.
   let actions: Element[] = [];
   let held: Element | null = null;
@@ -141,8 +144,10 @@ export function holdInteractions(
   }
 
   function onClick(event: MouseEvent) {
-    const target = event.target instanceof Element ? event.target.closest(NEEDS_APP) : null;
+    const target = event.target instanceof Element ? event.target.closest(needsApp) : null;
     if (!target || !root.contains(target)) return;
+    // A modified click on a link (a new tab) is the browser's, as the app leaves it.
+    if (target instanceof HTMLAnchorElement && isModified(event)) return;
     event.preventDefault();
     event.stopPropagation();
     take(target);
@@ -197,6 +202,19 @@ export function holdInteractions(
       stop();
     },
   };
+}
+
+/** Whether `win` is inside a frame (a frame of another origin may not be read: it is). */
+function isFramed(win: Window): boolean {
+  try {
+    return win.self !== win.top;
+  } catch {
+    return true;
+  }
+}
+
+function isModified(event: MouseEvent): boolean {
+  return event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
 }
 
 /** Dispatches what a primary-button tap on `target` dispatches, ending in a real click. */

@@ -5,3 +5,10 @@
  * Vite config reads it.
  */
 export const NEEDS_APP = 'button, input[type="submit"], input[type="button"], [role="button"], [role="tab"]';
+
+/**
+ * Links that work without the app except inside a frame (a purchase link: in the
+ * marketplace's frame only the app opens the storefront in the top window, decision 9). In a
+ * framed page they are held like NEEDS_APP's controls; elsewhere they are plain links.
+ */
+export const NEEDS_APP_IN_FRAME = 'a[data-needs-app-in-frame]';

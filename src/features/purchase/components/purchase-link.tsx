@@ -28,7 +28,8 @@ export function PurchaseLink({ children, className, href = site.urls.storefrontP
   }
 
   return (
-    <a href={href} className={className} onClick={handleClick}>
+    // Marked so that, inside a frame, a click before the app runs waits for it (needs-app.ts).
+    <a href={href} className={className} onClick={handleClick} data-needs-app-in-frame="">
       {children}
     </a>
   );
