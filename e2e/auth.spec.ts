@@ -73,6 +73,9 @@ test('sign-up: check the inbox, confirm, choose the password, land signed in whe
     // The same address again gets the same answer as a new one: the page never says who has an account.
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+    // Signed out once home shows Sign In again: /auth opened before that sends a member on.
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('link', { name: 'Sign In', exact: true })).toBeVisible();
     await page.goto('/auth');
     await waitForHydration(page);
     await page.getByRole('tab', { name: 'Sign Up' }).click();
