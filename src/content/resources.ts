@@ -1,4 +1,16 @@
-import type { Tier } from './tiers';
+import folders from './resource-folders.json';
+import { isTier, type Tier } from './tiers';
+
+/**
+ * Each card's storage folder (`{tier}/{slug}`) and the files the local stand-in seeds there:
+ * resource-folders.json, the one definition, also read by supabase/local/sample-files.mjs
+ * (plain Node, which cannot import TypeScript) and so by scripts/seed-sample-files.mjs.
+ */
+function folderOf(slug: string): { tier: Tier; sampleFiles: readonly string[] } {
+  const folder = folders.find((candidate) => candidate.slug === slug);
+  if (!folder || !isTier(folder.tier)) throw new Error(`resource-folders.json has no valid folder for ${slug}`);
+  return { tier: folder.tier, sampleFiles: folder.sampleFiles };
+}
 
 /**
  * The six resource cards on /resources. Their files are not static files of the site: each
@@ -24,66 +36,52 @@ export const resourceCards: readonly ResourceCard[] = [
     slug: 'ebook',
     title: 'Yes, You Can! eBook',
     description: 'The complete book in ePub and PDF, plus a printable quick-start guide to your first week of writing.',
-    tier: 'ebook',
     colour: 'from-navy-700 to-navy-900',
     accept: ['.pdf', '.epub', '.mobi'],
-    sampleFiles: ['yes-you-can.epub', 'yes-you-can.pdf', 'quick-start-guide.pdf'],
+    ...folderOf('ebook'),
   },
   {
     slug: 'worksheets',
     title: 'Worksheets & Checklists',
     description: 'Plan chapters, track your word count and keep every writing day on course with printable worksheets.',
-    tier: 'foundation',
     colour: 'from-emerald-600 to-emerald-800',
     accept: ['.pdf', '.epub', '.mobi'],
-    sampleFiles: ['book-planning-worksheet.pdf', 'daily-writing-checklist.pdf', 'chapter-outline-template.pdf'],
+    ...folderOf('worksheets'),
   },
   {
     slug: 'scripture-audio',
     title: 'Daily Scripture Audio Library',
     description:
       'A listening guide and six guided sessions of scripture and encouragement to start each writing day in peace.',
-    tier: 'foundation',
     colour: 'from-sky-600 to-sky-800',
     accept: ['.mp3', '.pdf'],
-    sampleFiles: [
-      'listening-guide.pdf',
-      'session-1-called-to-write.mp3',
-      'session-2-fear-not.mp3',
-      'session-3-the-inner-critic.mp3',
-      'session-4-perfect-is-not-required.mp3',
-      'session-5-daily-faithfulness.mp3',
-      'session-6-finishing-well.mp3',
-    ],
+    ...folderOf('scripture-audio'),
   },
   {
     slug: 'affirmation-cards',
     title: 'Affirmation Cards',
     description: 'Fifteen printable scripture-based affirmation cards to keep beside your desk when doubt creeps in.',
-    tier: 'foundation',
     colour: 'from-rose-500 to-rose-700',
     accept: ['.pdf', '.epub', '.mobi'],
-    sampleFiles: ['affirmation-cards.pdf'],
+    ...folderOf('affirmation-cards'),
   },
   {
     slug: 'masterclass',
     title: 'Video Masterclass & Templates',
     description:
       'The Accelerated Success masterclass, templates and tools library for drafting and revising with confidence.',
-    tier: 'accelerated',
     colour: 'from-violet-600 to-violet-800',
     accept: ['.pdf', '.epub', '.mobi'],
-    sampleFiles: [],
+    ...folderOf('masterclass'),
   },
   {
     slug: 'publishing-roadmap',
     title: '90-Day Publishing Roadmap',
     description:
       'The Complete Transformation roadmap, manuscript support and launch-plan materials for taking your book to readers.',
-    tier: 'complete',
     colour: 'from-gold-500 to-gold-600',
     accept: ['.pdf', '.epub', '.mobi'],
-    sampleFiles: [],
+    ...folderOf('publishing-roadmap'),
   },
 ];
 

@@ -3,7 +3,7 @@
 // with double confirmation), logout, password recovery and invitations through a local inbox,
 // and the admin user API for fixtures. The posture (e-mail confirmations on or off, double
 // confirmation of e-mail changes, reauthentication for a password change, refresh tokens) comes
-// from supabase/config.toml as `supabase start` reads it (auth-config.mjs); each behaviour says
+// from supabase/config.toml as `supabase start` reads it (config/auth.mjs); each behaviour says
 // which file of GoTrue's source (github.com/supabase/auth) it follows. Users live in auth.users / auth.identities with bcrypt hashes made
 // by pgcrypto, exactly as GoTrue stores them, so supabase/seed.sql works on both stacks.
 // Auth runs as the database owner (GoTrue's own privileged connection), never as the caller.
@@ -11,23 +11,23 @@ import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { HttpError } from './http.mjs';
 import { JwtError, signJwt, verifyJwt } from './keys.mjs';
 import { isBadInputPgError } from './pg-errors.mjs';
-import { repoAuthConfig } from './auth-config.mjs';
+import { AUTH_SETTINGS, repoAuthConfig } from './config/auth.mjs';
 
 // GoTrue's e-mail check (a practical subset of RFC 5322).
 const EMAIL_RE =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
-const MIN_PASSWORD = 6;
+/** config.toml [auth] minimum_password_length. */
+const MIN_PASSWORD = AUTH_SETTINGS.minimumPasswordLength;
 const API_VERSION = '2024-01-01';
 
 /**
- * GoTrue's SMTP max_frequency: how soon the same address may be sent another recovery
- * e-mail. 60 seconds is GoTrue's default and the hosted platform's; supabase/config.toml
- * [auth.email] max_frequency says the same (a test checks that the two agree).
+ * GoTrue's SMTP max_frequency: how soon the same address may be sent another e-mail
+ * (supabase/config.toml [auth.email] max_frequency).
  */
-export const EMAIL_MAX_FREQUENCY_SECONDS = 60;
+export const EMAIL_MAX_FREQUENCY_SECONDS = AUTH_SETTINGS.emailMaxFrequencySeconds;
 
 /** How long an e-mailed link or code stays valid (config.toml [auth.email] otp_expiry). */
-const OTP_EXPIRY = '1 hour';
+const OTP_EXPIRY = `${AUTH_SETTINGS.otpExpirySeconds} seconds`;
 
 /**
  * The invitation is the buyer's "your files are ready" e-mail (config.toml
@@ -63,18 +63,13 @@ export function authErrorBody(req, err) {
 export const AUTH_HEADERS = { 'X-Supabase-Api-Version': API_VERSION };
 
 /** supabase/config.toml [auth] site_url: where auth links lead when no allowed redirect is asked for. */
-export const SITE_URL = 'http://127.0.0.1:5173';
+export const SITE_URL = AUTH_SETTINGS.siteUrl;
 
 /**
- * supabase/config.toml [auth] additional_redirect_urls, mirrored here (a test checks that the two
- * agree). Each entry allows itself and any path under it, on the same scheme, host and port.
+ * supabase/config.toml [auth] additional_redirect_urls. Each entry allows itself and any path
+ * under it, on the same scheme, host and port.
  */
-export const ADDITIONAL_REDIRECT_URLS = Object.freeze([
-  'http://127.0.0.1:5173/',
-  'http://localhost:5173/',
-  'http://127.0.0.1:4173/',
-  'http://localhost:4173/',
-]);
+export const ADDITIONAL_REDIRECT_URLS = AUTH_SETTINGS.additionalRedirectUrls;
 
 function parseHttpUrl(text) {
   if (typeof text !== 'string' || text === '') return null;
@@ -188,7 +183,7 @@ const SINGLE_CONFIRMATION = 'Confirmation link accepted. Please proceed to confi
 
 /**
  * @param {{ db: any, baseUrl: () => string, jwtExpiry: number, siteUrl: string, quiet: boolean,
- *   log: (msg: string) => void, config?: import('./auth-config.mjs').AuthConfig }} deps
+ *   log: (msg: string) => void, config?: import('./config/auth.mjs').AuthConfig }} deps
  *   config: the auth posture; default supabase/config.toml's.
  */
 export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config = repoAuthConfig() }) {

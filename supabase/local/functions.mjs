@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LOCAL_FUNCTION_SECRETS } from './function-secrets.mjs';
+import { keysOf, parseToml, tableAt } from './config/toml.mjs';
 import { ANON_KEY, SERVICE_ROLE_KEY, verifyJwt } from './keys.mjs';
 
 export { LOCAL_FUNCTION_SECRETS };
@@ -38,20 +39,11 @@ export function denoExecutable() {
  * @returns {Map<string, { verifyJwt: boolean }>}
  */
 export function readFunctionsConfig(toml) {
+  const functions = tableAt(parseToml(toml), 'functions');
   /** @type {Map<string, { verifyJwt: boolean }>} */
   const out = new Map();
-  let current = null;
-  for (const line of toml.split(/\r?\n/)) {
-    const table = /^\s*\[([^\]]+)\]\s*(?:#.*)?$/.exec(line);
-    if (table) {
-      const name = /^functions\.(?:"([^"]+)"|([A-Za-z0-9_-]+))$/.exec(/** @type {string} */ (table[1]).trim());
-      current = name ? (name[1] ?? name[2] ?? null) : null;
-      if (current && !out.has(current)) out.set(current, { verifyJwt: true });
-      continue;
-    }
-    const setting = /^\s*verify_jwt\s*=\s*(true|false)\s*(?:#.*)?$/.exec(line);
-    if (current && setting) out.set(current, { verifyJwt: setting[1] === 'true' });
-  }
+  for (const name of Object.keys(functions))
+    out.set(name, { verifyJwt: keysOf(functions, name).boolean('verify_jwt', true) });
   return out;
 }
 

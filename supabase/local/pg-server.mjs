@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { keysOf, repoToml } from './config/toml.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -33,10 +34,9 @@ const require = createRequire(import.meta.url);
 
 /** The major version hosted projects run: config.toml `[db] major_version`. */
 export function hostedMajorVersion() {
-  const toml = readFileSync(path.join(root, 'supabase', 'config.toml'), 'utf8');
-  const match = /^\[db\][^[]*?^major_version\s*=\s*(\d+)/ms.exec(toml);
-  if (!match) throw new Error('supabase/config.toml has no [db] major_version');
-  return Number(match[1]);
+  const major = keysOf(repoToml(), 'db').wholeNumber('major_version', 0);
+  if (!major) throw new Error('supabase/config.toml has no [db] major_version');
+  return major;
 }
 
 /** uid/gid of `nobody`, which runs the server when we are root. */

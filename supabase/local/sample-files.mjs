@@ -1,35 +1,12 @@
 // Sample files for the private `resources` bucket, generated rather than committed: a small
 // multi-page PDF, a valid EPUB (a zip whose first entry is the stored `mimetype`), and a few
-// seconds of silent MPEG-1 Layer III audio. The list mirrors `sampleFiles` of
-// src/content/resources.ts (a unit test keeps the two equal), because this server runs
-// under plain Node and cannot import TypeScript.
+// seconds of silent MPEG-1 Layer III audio. Which files go in which folder is
+// src/content/resource-folders.json, the one list the site's resource cards are built on too.
 import { crc32 as zlibCrc32 } from 'node:zlib';
+import folders from '../../src/content/resource-folders.json' with { type: 'json' };
 
-/** Mirror of `resourceCards[].{ tier, slug, sampleFiles }` in src/content/resources.ts. */
-export const sampleResourceFiles = [
-  { tier: 'ebook', slug: 'ebook', sampleFiles: ['yes-you-can.epub', 'yes-you-can.pdf', 'quick-start-guide.pdf'] },
-  {
-    tier: 'foundation',
-    slug: 'worksheets',
-    sampleFiles: ['book-planning-worksheet.pdf', 'daily-writing-checklist.pdf', 'chapter-outline-template.pdf'],
-  },
-  {
-    tier: 'foundation',
-    slug: 'scripture-audio',
-    sampleFiles: [
-      'listening-guide.pdf',
-      'session-1-called-to-write.mp3',
-      'session-2-fear-not.mp3',
-      'session-3-the-inner-critic.mp3',
-      'session-4-perfect-is-not-required.mp3',
-      'session-5-daily-faithfulness.mp3',
-      'session-6-finishing-well.mp3',
-    ],
-  },
-  { tier: 'foundation', slug: 'affirmation-cards', sampleFiles: ['affirmation-cards.pdf'] },
-  { tier: 'accelerated', slug: 'masterclass', sampleFiles: [] },
-  { tier: 'complete', slug: 'publishing-roadmap', sampleFiles: [] },
-];
+/** `{ tier, slug, sampleFiles }` of each resource card (src/content/resource-folders.json). */
+export const sampleResourceFiles = folders;
 
 export const MIME_BY_EXTENSION = {
   pdf: 'application/pdf',

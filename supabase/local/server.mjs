@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.mjs';
 import { createAuthService, SITE_URL } from './auth.mjs';
-import { repoAuthConfig } from './auth-config.mjs';
+import { repoAuthConfig } from './config/auth.mjs';
 import { createDatabase, withClaims } from './db.mjs';
 import { createFunctionsService } from './functions.mjs';
 import { jsonResponse } from './http.mjs';
@@ -72,7 +72,7 @@ async function seedSampleFiles(db, storageRoot) {
  * @param {{ port?: number, host?: string, dataDir?: string | null, reset?: boolean, quiet?: boolean,
  *   seedSampleFiles?: boolean, jwtExpiry?: number, siteUrl?: string, functionEnv?: Record<string, string>,
  *   functionsDir?: string, functionsConfigToml?: string,
- *   authConfig?: Partial<import('./auth-config.mjs').AuthConfig> }} [options]
+ *   authConfig?: Partial<import('./config/auth.mjs').AuthConfig> }} [options]
  *   dataDir: folder for the database and object bytes; null/undefined => in memory (a temp folder
  *   for bytes, removed on close). jwtExpiry: access-token lifetime in seconds (default env
  *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port. functionEnv, functionsDir,

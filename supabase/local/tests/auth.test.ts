@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthWeakPasswordError } from '@supabase/supabase-js';
-import { ADDITIONAL_REDIRECT_URLS, EMAIL_MAX_FREQUENCY_SECONDS, safeRedirect, SITE_URL } from '../auth.mjs';
+import { EMAIL_MAX_FREQUENCY_SECONDS, safeRedirect, SITE_URL } from '../auth.mjs';
 import { ANON_KEY, SERVICE_ROLE_KEY, signJwt, verifyJwt } from '../keys.mjs';
 import { anonClient, serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
 
@@ -307,12 +306,6 @@ describe('password recovery', () => {
     const fresh = await fetch(after.messages[0]!.link, { redirect: 'manual' });
     expect(new URLSearchParams(new URL(fresh.headers.get('location')!).hash.slice(1)).get('type')).toBe('recovery');
   });
-
-  it('mirrors supabase/config.toml [auth.email] max_frequency', () => {
-    const toml = readFileSync(new URL('../../config.toml', import.meta.url), 'utf8');
-    const section = /^\[auth\.email\]\s*$([\s\S]*?)(?=^\[)/m.exec(toml)?.[1] ?? '';
-    expect(/^max_frequency\s*=\s*"(\d+)s"/m.exec(section)?.[1]).toBe(String(EMAIL_MAX_FREQUENCY_SECONDS));
-  });
 });
 
 describe('admin API', () => {
@@ -346,14 +339,6 @@ describe('admin API', () => {
 });
 
 describe('recovery redirects', () => {
-  it('mirror supabase/config.toml [auth] site_url and additional_redirect_urls', () => {
-    const toml = readFileSync(new URL('../../config.toml', import.meta.url), 'utf8');
-    const section = /^\[auth\]\s*$([\s\S]*?)(?=^\[)/m.exec(toml)?.[1] ?? '';
-    expect(/^site_url\s*=\s*"([^"]*)"/m.exec(section)?.[1]).toBe(SITE_URL);
-    const list = /^additional_redirect_urls\s*=\s*\[([\s\S]*?)\]/m.exec(section)?.[1] ?? '';
-    expect([...list.matchAll(/"([^"]*)"/g)].map((m) => m[1])).toEqual([...ADDITIONAL_REDIRECT_URLS]);
-  });
-
   it('keep the site URL, allowed URLs and paths under them; anything else falls back to the site URL', () => {
     const site = 'http://127.0.0.1:5173';
     for (const ok of [

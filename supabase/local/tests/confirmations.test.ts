@@ -4,7 +4,7 @@
 // (enable_confirmations = true); `off` is the same config with confirmations off.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_TOML, readAuthConfig } from '../auth-config.mjs';
+import { CONFIG_TOML, readAuthConfig } from '../config/auth.mjs';
 import { EMAIL_MAX_FREQUENCY_SECONDS } from '../auth.mjs';
 import { ANON_KEY } from '../keys.mjs';
 import { anonClient, readInbox, serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
@@ -66,7 +66,7 @@ async function follow(link: string) {
   return { status: res.status, location, fragment: new URLSearchParams(location.hash.slice(1)) };
 }
 
-describe('the posture comes from supabase/config.toml (auth-config.mjs)', () => {
+describe('the posture comes from supabase/config.toml (config/auth.mjs)', () => {
   it('reads the repo config: confirmations on, double confirmation of e-mail changes, reuse interval 10 s', () => {
     expect(readAuthConfig(readFileSync(CONFIG_TOML, 'utf8'))).toEqual({
       enableConfirmations: true,
