@@ -1,3 +1,4 @@
+// @ts-check
 // The stand-in's HTTP surface: one hono app, as Kong routes `supabase start`'s services. The
 // gateway's own answers live here (CORS, the key check through each route group, "no route",
 // 426 for realtime over plain HTTP, errors); each service is a route group in routes/.
@@ -20,7 +21,12 @@ export function createApp({ auth, rest, storage, functions, log }) {
   /** @type {Hono<{ Bindings: import('@hono/node-server').HttpBindings, Variables: { url: URL } }>} */
   const app = new Hono({ strict: false });
   const noRoute = () => jsonResponse(404, NO_ROUTE);
-  /** Only this exact path: hono's non-strict matching would take `path/` too. */
+  /**
+   * Only this exact path: hono's non-strict matching would take `path/` too.
+   * @param {string} path
+   * @param {import('hono').Handler<import('./routes/gateway.mjs').Env>} handler
+   * @returns {import('hono').MiddlewareHandler<import('./routes/gateway.mjs').Env>}
+   */
   const exactly = (path, handler) => (c, next) => (urlOf(c).pathname === path ? handler(c, next) : next());
 
   app.use('*', async (c, next) => {

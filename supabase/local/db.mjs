@@ -1,3 +1,4 @@
+// @ts-check
 // PGlite (Postgres in WASM) with the Supabase platform bootstrap, the real migrations and
 // the seed, plus one way to run SQL as an API caller: the local stand-in's database. The
 // database tests build the same files on PostgreSQL 17 (pg-server.mjs); the paths and
@@ -33,10 +34,10 @@ export function listMigrations() {
     .filter((file) => /^\d+_.+\.sql$/.test(file))
     .sort()
     .map((file) => {
-      const match = /^(\d+)_(.+)\.sql$/.exec(file);
+      const [, version = '', name = ''] = /^(\d+)_(.+)\.sql$/.exec(file) ?? [];
       return {
-        version: /** @type {RegExpExecArray} */ (match)[1],
-        name: /** @type {RegExpExecArray} */ (match)[2],
+        version,
+        name,
         file: path.join(migrationsDir, file),
       };
     });

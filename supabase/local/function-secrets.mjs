@@ -1,3 +1,4 @@
+// @ts-check
 // Development-only webhook secrets: the local stand-in gives them to its Edge Functions and
 // `npm run purchase:simulate` signs with them. Published on purpose, like the demo keys: a real
 // store's secrets go only into `supabase secrets set` (README, "Selling").

@@ -1,3 +1,4 @@
+// @ts-check
 // Small HTTP helpers shared by the stand-in's services: body reading with a size cap, JSON
 // answers, the CORS headers, and an error type that carries the exact status and JSON body to send.
 
@@ -31,6 +32,9 @@ export const CORS_HEADERS = Object.freeze({
 /**
  * Reads the whole request body, refusing more than `limit` bytes with a 413 (checked both
  * against Content-Length up front and while streaming, so a lying client cannot get past it).
+ * @param {import('node:http').IncomingMessage} req
+ * @param {number} limit
+ * @param {() => Error} [tooLarge]
  * @returns {Promise<Buffer>}
  */
 export function readBody(req, limit, tooLarge = () => new HttpError(413, { message: 'Payload too large' })) {
@@ -45,7 +49,7 @@ export function readBody(req, limit, tooLarge = () => new HttpError(413, { messa
     const chunks = [];
     let size = 0;
     let failed = false;
-    req.on('data', (chunk) => {
+    req.on('data', (/** @type {Buffer} */ chunk) => {
       if (failed) return;
       size += chunk.length;
       if (size > limit) {
@@ -58,7 +62,7 @@ export function readBody(req, limit, tooLarge = () => new HttpError(413, { messa
     req.on('end', () => {
       if (!failed) resolve(Buffer.concat(chunks));
     });
-    req.on('error', (err) => {
+    req.on('error', (/** @type {Error} */ err) => {
       if (!failed) {
         failed = true;
         reject(err);
@@ -163,7 +167,10 @@ export function jsonResponse(status, body, headers = {}) {
   });
 }
 
-/** The bearer token of an Authorization header, or null. */
+/**
+ * The bearer token of an Authorization header, or null.
+ * @param {import('node:http').IncomingMessage} req
+ */
 export function bearerToken(req) {
   const value = req.headers.authorization;
   if (typeof value !== 'string') return null;

@@ -1,3 +1,4 @@
+// @ts-check
 // Keys and JWT helpers of the local stand-in: the same secret and demo keys as `supabase start`,
 // so anything configured for a local Supabase stack works unchanged against this server.
 import { SignJWT, decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
@@ -21,7 +22,10 @@ export function signJwt(payload, secret = JWT_SECRET) {
 }
 
 export class JwtError extends Error {
-  /** @param {'malformed' | 'signature' | 'expired' | 'claims'} reason */
+  /**
+   * @param {'malformed' | 'signature' | 'expired' | 'claims'} reason
+   * @param {string} message
+   */
   constructor(reason, message) {
     super(message);
     this.reason = reason;
@@ -34,6 +38,9 @@ export class JwtError extends Error {
  * number, or nbf still in the future). Only HS256 is accepted: a token claiming `none` or
  * another algorithm is refused. The messages are GoTrue's (golang-jwt) wording, which the
  * stand-in's answers carry, not jose's.
+ * @param {unknown} token
+ * @param {string} [secret]
+ * @param {number} [now]
  * @returns {Promise<Record<string, any>>}
  */
 export async function verifyJwt(token, secret = JWT_SECRET, now = Math.floor(Date.now() / 1000)) {
@@ -64,7 +71,10 @@ export async function verifyJwt(token, secret = JWT_SECRET, now = Math.floor(Dat
   }
 }
 
-/** jose's verification errors as the stand-in's JwtError reasons and golang-jwt's wording. */
+/**
+ * jose's verification errors as the stand-in's JwtError reasons and golang-jwt's wording.
+ * @param {unknown} e
+ */
 function jwtErrorOf(e) {
   if (e instanceof errors.JWSSignatureVerificationFailed) {
     return new JwtError('signature', 'token signature is invalid: signature is invalid');

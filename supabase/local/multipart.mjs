@@ -1,3 +1,4 @@
+// @ts-check
 // Multipart uploads read as hosted Storage reads them. Hosted (supabase/storage,
 // src/storage/uploader.ts fileUploadFromRequest) calls @fastify/multipart's request.file() with
 // { fields: 10, files: 1 } and throwFileSizeLimit: false (src/http/routes/object/createObject.ts,
@@ -136,7 +137,7 @@ export function readMultipartFile(req, headers, { fileSize }) {
         truncated: () => /** @type {any} */ (stream).truncated === true,
         pipeTo: async (...dest) => {
           try {
-            await pipeline(stream, ...dest);
+            await pipeline(stream, .../** @type {[NodeJS.WritableStream]} */ (dest));
           } catch (err) {
             throw broken ? fileCut(/** @type {Error} */ (err)) : err;
           }

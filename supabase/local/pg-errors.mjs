@@ -1,3 +1,4 @@
+// @ts-check
 // Maps Postgres errors to PostgREST's status codes and JSON error shape, so supabase-js gets
 // the same `{ code, details, hint, message }` and HTTP status it gets from a hosted project.
 
@@ -27,9 +28,15 @@ export function statusForPgCode(code, authenticated) {
   return 400;
 }
 
-/** True when `err` came from Postgres (has a SQLSTATE). */
+/**
+ * True when `err` came from Postgres (has a SQLSTATE).
+ * @param {unknown} err
+ * @returns {err is PgError}
+ */
 export function isPgError(err) {
-  return Boolean(err && typeof err === 'object' && typeof err.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code));
+  if (!err || typeof err !== 'object') return false;
+  const code = /** @type {{ code?: unknown }} */ (err).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
 
 /**
@@ -46,7 +53,15 @@ export function isBadInputPgError(err) {
   return code.startsWith('22') || code.startsWith('54');
 }
 
-/** PostgREST's JSON body for a Postgres error. */
+/**
+ * A Postgres error as pg and PGlite throw it (their DatabaseError's fields).
+ * @typedef {Error & { code: string, detail?: string, hint?: string }} PgError
+ */
+
+/**
+ * PostgREST's JSON body for a Postgres error.
+ * @param {PgError} err
+ */
 export function pgErrorBody(err) {
   return {
     code: err.code,

@@ -1,3 +1,4 @@
+// @ts-check
 // Sample files for the private `resources` bucket, generated rather than committed: a small
 // multi-page PDF, a valid EPUB (a zip whose first entry is the stored `mimetype`), and a few
 // seconds of silent MPEG-1 Layer III audio. Which files go in which folder is
@@ -15,15 +16,19 @@ export const MIME_BY_EXTENSION = {
   mp3: 'audio/mpeg',
 };
 
-/** "book-planning-worksheet.pdf" -> "Book Planning Worksheet". */
+/**
+ * "book-planning-worksheet.pdf" -> "Book Planning Worksheet".
+ * @param {string} file
+ */
 export function titleOf(file) {
   return file
     .replace(/\.[^.]+$/, '')
     .split('-')
-    .map((w) => (w ? w[0].toUpperCase() + w.slice(1) : w))
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(' ');
 }
 
+/** @param {string} text */
 function pdfEscape(text) {
   return text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?');
 }
@@ -56,9 +61,10 @@ export function makePdf(title, pages) {
       `(Page ${i + 1} of ${pageCount}) Tj`,
       'ET',
     ].join('\n');
-    objects[pageIds[i]] =
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`;
-    objects[pageIds[i] + 1] = `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
+    const pageId = 5 + i * 2;
+    objects[pageId] =
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
+    objects[pageId + 1] = `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
   });
   let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
   /** @type {number[]} */
@@ -80,6 +86,7 @@ const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   return c >>> 0;
 });
 
+/** @param {Buffer} buf */
 function crc32(buf) {
   if (typeof zlibCrc32 === 'function') return zlibCrc32(buf) >>> 0;
   let c = 0xffffffff;
@@ -140,9 +147,15 @@ export function makeZip(entries) {
   return Buffer.concat([...chunks, cdBuf, end]);
 }
 
-/** A minimal valid EPUB 3 with a navigation document and `chapters` as XHTML pages. */
+/**
+ * A minimal valid EPUB 3 with a navigation document and `chapters` as XHTML pages.
+ * @param {string} title
+ * @param {{ heading: string, paragraphs: string[] }[]} chapters
+ */
 export function makeEpub(title, chapters) {
+  /** @param {string} s */
   const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  /** @param {string} heading @param {string} body */
   const xhtml = (heading, body) =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en" lang="en"><head><title>${esc(heading)}</title></head><body><h1>${esc(heading)}</h1>${body}</body></html>\n`;
   const files = chapters.map((c, i) => ({ id: `ch${i + 1}`, href: `chapter-${i + 1}.xhtml`, ...c }));
@@ -196,7 +209,11 @@ export function makeSilentMp3(seconds = 3) {
   return Buffer.concat(Array.from({ length: frames }, () => frame));
 }
 
-/** The bytes of one sample file, by its extension. */
+/**
+ * The bytes of one sample file, by its extension.
+ * @param {string} file
+ * @param {{ tier: string, slug: string }} card
+ */
 export function makeSampleFile(file, card) {
   const title = titleOf(file);
   const ext = file.split('.').pop();

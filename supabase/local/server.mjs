@@ -14,7 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.mjs';
-import { createAuthService, SITE_URL } from './auth.mjs';
+import { createAuthContext } from './auth/context.mjs';
+import { SITE_URL } from './auth/redirects.mjs';
 import { repoAuthConfig } from './config/auth.mjs';
 import { createDatabase, withClaims } from './db.mjs';
 import { createFunctionsService } from './functions.mjs';
@@ -118,12 +119,11 @@ export async function startServer({
 
   let baseUrl = '';
   const schema = new SchemaCache(db);
-  const auth = createAuthService({
+  const auth = createAuthContext({
     db,
     baseUrl: () => baseUrl,
     jwtExpiry,
     siteUrl,
-    quiet,
     log,
     config: { ...repoAuthConfig(), ...authConfig },
   });

@@ -1,3 +1,4 @@
+// @ts-check
 // CORS as Kong's cors plugin answers it in front of `supabase start`, on hono/cors: any origin,
 // the requested headers echoed back on a preflight, the headers supabase-js reads exposed.
 import { cors } from 'hono/cors';

@@ -1,3 +1,4 @@
+// @ts-check
 // /functions/v1/<name>[/…]: Edge Functions in Deno (functions.mjs). Mounted after the gateway's
 // preflight and before its CORS headers: a function's answer reaches the browser as it sent it.
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';

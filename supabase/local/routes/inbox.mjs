@@ -1,6 +1,8 @@
+// @ts-check
 // GET /inbox: the mail the stand-in would have sent (recovery and invitation links). Mounted
 // before the gateway's CORS, so neither its answers nor its preflight carry any CORS header.
 import { Hono } from 'hono';
+import { inbox } from '../auth/mail.mjs';
 import { ANON_KEY, SERVICE_ROLE_KEY } from '../keys.mjs';
 import { urlOf } from './gateway.mjs';
 
@@ -14,7 +16,7 @@ const inboxOnly = (handler) => (c, next) =>
   urlOf(c).pathname === '/inbox' && c.req.method !== 'HEAD' ? handler(c, next) : next();
 
 /**
- * @param {{ inbox: (url: URL) => Promise<unknown> }} auth
+ * @param {import('../auth/context.mjs').AuthContext} auth
  */
 export function inboxRoutes(auth) {
   const app = new Hono();
@@ -26,7 +28,7 @@ export function inboxRoutes(auth) {
       const key = c.req.header('apikey');
       const allowed = key === ANON_KEY || key === SERVICE_ROLE_KEY;
       const body = allowed
-        ? await auth.inbox(urlOf(c))
+        ? await inbox(auth, urlOf(c))
         : { message: key ? 'Invalid authentication credentials' : 'No API key found in request' };
       const text = JSON.stringify(body);
       return new Response(text, {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthWeakPasswordError } from '@supabase/supabase-js';
-import { EMAIL_MAX_FREQUENCY_SECONDS, safeRedirect, SITE_URL } from '../auth.mjs';
+import { EMAIL_MAX_FREQUENCY_SECONDS } from '../auth/mail.mjs';
+import { safeRedirect, SITE_URL } from '../auth/redirects.mjs';
 import { ANON_KEY, SERVICE_ROLE_KEY, signJwt, verifyJwt } from '../keys.mjs';
 import { anonClient, serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
 

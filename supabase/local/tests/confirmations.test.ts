@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_TOML, readAuthConfig } from '../config/auth.mjs';
-import { EMAIL_MAX_FREQUENCY_SECONDS } from '../auth.mjs';
+import { EMAIL_MAX_FREQUENCY_SECONDS } from '../auth/mail.mjs';
 import { ANON_KEY } from '../keys.mjs';
 import { anonClient, readInbox, serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
 

@@ -2,7 +2,8 @@
 // (supabase/auth internal/api/invite.go, verify.go), through supabase-js's admin client.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVITE_SUBJECT, SITE_URL } from '../auth.mjs';
+import { INVITE_SUBJECT } from '../auth/mail.mjs';
+import { SITE_URL } from '../auth/redirects.mjs';
 import { ANON_KEY } from '../keys.mjs';
 import { anonClient, serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
 

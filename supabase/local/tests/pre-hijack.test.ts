@@ -7,7 +7,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_FUNCTION_SECRETS } from '../functions.mjs';
-import { EMAIL_MAX_FREQUENCY_SECONDS, INVITE_SUBJECT } from '../auth.mjs';
+import { EMAIL_MAX_FREQUENCY_SECONDS, INVITE_SUBJECT } from '../auth/mail.mjs';
 import { ANON_KEY } from '../keys.mjs';
 import { shopifyOrder, shopifyRequest } from '../../functions/purchase-webhook/test-support.ts';
 import { anonClient, readInbox, serviceClient, startStandIn, uniqueEmail, type StandIn } from './helpers';
