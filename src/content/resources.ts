@@ -1,4 +1,4 @@
-import folders from './resource-folders.json';
+import folders from './resource-folders.json' with { type: 'json' };
 import { isTier, type Tier } from './tiers';
 
 /**

@@ -69,35 +69,11 @@ async function seedSampleFiles(db, storageRoot) {
 }
 
 /**
- * Starts the stand-in.
- * @param {{ port?: number, host?: string, dataDir?: string | null, reset?: boolean, quiet?: boolean,
- *   seedSampleFiles?: boolean, jwtExpiry?: number, siteUrl?: string, functionEnv?: Record<string, string>,
- *   functionsDir?: string, functionsConfigToml?: string,
- *   authConfig?: Partial<import('./config/auth.mjs').AuthConfig> }} [options]
- *   dataDir: folder for the database and object bytes; null/undefined => in memory (a temp folder
- *   for bytes, removed on close). jwtExpiry: access-token lifetime in seconds (default env
- *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port. functionEnv, functionsDir,
- *   functionsConfigToml: extra environment for the Edge Functions, and another functions folder
- *   and config.toml text than supabase/'s (tests). authConfig: auth settings over supabase/config.toml's
- *   (tests of the other posture).
- * @returns {Promise<{ url: string, port: number, close: () => Promise<void>, db: import('@electric-sql/pglite').PGlite,
- *   functionPids: () => number[] }>}
+ * The database and the folder of object bytes: in `dataDir` (emptied first with `reset`), else in
+ * memory and a temporary folder; the stand-in's own tables, and the sample files on a fresh start.
+ * @param {{ dataDir: string | null | undefined, reset: boolean, seedSamples: boolean, log: (m: string) => void }} options
  */
-export async function startServer({
-  port = 54321,
-  host = '127.0.0.1',
-  dataDir,
-  reset = false,
-  quiet = false,
-  seedSampleFiles: seedSamples = true,
-  jwtExpiry = Number(process.env.LOCAL_SUPABASE_JWT_EXPIRY) || 3600,
-  siteUrl = process.env.LOCAL_SUPABASE_SITE_URL || SITE_URL,
-  functionEnv = {},
-  functionsDir,
-  functionsConfigToml,
-  authConfig = {},
-} = {}) {
-  const log = quiet ? () => {} : (/** @type {string} */ m) => console.log(m);
+async function openData({ dataDir, reset, seedSamples, log }) {
   if (reset && dataDir) await rm(dataDir, { recursive: true, force: true });
   const dbDir = dataDir ? path.join(dataDir, 'db') : undefined;
   const fresh = !dbDir || !existsSync(path.join(dbDir, 'PG_VERSION'));
@@ -116,33 +92,15 @@ export async function startServer({
     await db.close();
     throw err;
   }
+  return { db, storageRoot };
+}
 
-  let baseUrl = '';
-  const schema = new SchemaCache(db);
-  const auth = createAuthContext({
-    db,
-    baseUrl: () => baseUrl,
-    jwtExpiry,
-    siteUrl,
-    log,
-    config: { ...repoAuthConfig(), ...authConfig },
-  });
-  const rest = createRestService({ db, withClaims, schema });
-  const storage = createStorageService({ db, withClaims, root: storageRoot });
-  const realtime = createRealtimeService({ db, withClaims, schema, log });
-  await realtime.start();
-  // Deno starts on a function's first request, so the stand-in's own start stays fast.
-  const functions = createFunctionsService({
-    baseUrl: () => baseUrl,
-    siteUrl,
-    log,
-    env: functionEnv,
-    ...(functionsDir ? { functionsDir } : {}),
-    ...(functionsConfigToml !== undefined ? { configToml: functionsConfigToml } : {}),
-  });
-
-  const app = createApp({ auth, rest, storage, functions, log });
-  // The Node server stays ours: hono serves its requests, realtime its websocket upgrades.
+/**
+ * The Node server: hono serves its requests, realtime its websocket upgrades.
+ * @param {import('hono').Hono<any>} app
+ * @param {{ upgrade: (req: import('node:http').IncomingMessage, socket: import('node:stream').Duplex, head: Buffer, url: URL) => Promise<void> }} realtime
+ */
+function createNodeServer(app, realtime) {
   const server = createServer(
     getRequestListener(app.fetch, {
       // Services read and drain request bodies themselves (size caps, draining on error).
@@ -174,6 +132,68 @@ export async function startServer({
       socket.destroy();
     }
   });
+  return server;
+}
+
+/**
+ * Starts the stand-in.
+ * @param {{ port?: number, host?: string, dataDir?: string | null, reset?: boolean, quiet?: boolean,
+ *   seedSampleFiles?: boolean, jwtExpiry?: number, siteUrl?: string, functionEnv?: Record<string, string>,
+ *   functionsDir?: string, functionsConfigToml?: string,
+ *   authConfig?: Partial<import('./config/auth.mjs').AuthConfig> }} [options]
+ *   dataDir: folder for the database and object bytes; null/undefined => in memory (a temp folder
+ *   for bytes, removed on close). jwtExpiry: access-token lifetime in seconds (default env
+ *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port. functionEnv, functionsDir,
+ *   functionsConfigToml: extra environment for the Edge Functions, and another functions folder
+ *   and config.toml text than supabase/'s (tests). authConfig: auth settings over supabase/config.toml's
+ *   (tests of the other posture).
+ * @returns {Promise<{ url: string, port: number, close: () => Promise<void>, db: import('@electric-sql/pglite').PGlite,
+ *   functionPids: () => number[] }>}
+ */
+export async function startServer({
+  port = 54321,
+  host = '127.0.0.1',
+  dataDir,
+  reset = false,
+  quiet = false,
+  seedSampleFiles: seedSamples = true,
+  jwtExpiry = Number(process.env.LOCAL_SUPABASE_JWT_EXPIRY) || 3600,
+  siteUrl = process.env.LOCAL_SUPABASE_SITE_URL || SITE_URL,
+  functionEnv = {},
+  functionsDir,
+  functionsConfigToml,
+  authConfig = {},
+} = {}) {
+  const log = quiet ? () => {} : (/** @type {string} */ m) => console.log(m);
+  const { db, storageRoot } = await openData({ dataDir, reset, seedSamples, log });
+
+  let baseUrl = '';
+  const schema = new SchemaCache(db);
+  const auth = createAuthContext({
+    db,
+    baseUrl: () => baseUrl,
+    jwtExpiry,
+    siteUrl,
+    log,
+    config: { ...repoAuthConfig(), ...authConfig },
+  });
+  const rest = createRestService({ db, withClaims, schema });
+  const storage = createStorageService({ db, withClaims, root: storageRoot });
+  const realtime = createRealtimeService({ db, withClaims, schema, log });
+  await realtime.start();
+  // Deno starts on a function's first request, so the stand-in's own start stays fast.
+  const functions = createFunctionsService({
+    baseUrl: () => baseUrl,
+    siteUrl,
+    log,
+    env: functionEnv,
+    ...(functionsDir ? { functionsDir } : {}),
+    ...(functionsConfigToml !== undefined ? { configToml: functionsConfigToml } : {}),
+  });
+
+  const app = createApp({ auth, rest, storage, functions, log });
+  // The Node server stays ours: hono serves its requests, realtime its websocket upgrades.
+  const server = createNodeServer(app, realtime);
 
   await new Promise((resolve, reject) => {
     server.once('error', reject);

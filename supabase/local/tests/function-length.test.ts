@@ -17,7 +17,6 @@ const NOT_YET_SPLIT = [
   'realtime.mjs createRealtimeService',
   'rest.mjs createRestService',
   'routes/storage.mjs storageRoutes',
-  'server.mjs startServer',
   'storage.mjs createStorageService',
 ];
 const root = path.resolve(import.meta.dirname, '..');
