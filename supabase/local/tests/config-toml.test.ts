@@ -91,6 +91,14 @@ function smtpErrors(smtp: Table | undefined): string[] {
     .map((key) => `Missing required field in config: auth.email.smtp.${key}`);
 }
 
+/** The CLI's Validate for remotes (config.go): each project_id must be a project ref. */
+function remoteErrors(config: Table): string[] {
+  const remotes = isTable(config.remotes) ? config.remotes : {};
+  return Object.entries(remotes)
+    .filter(([, remote]) => !(isTable(remote) && PROJECT_REF.test(String(remote.project_id))))
+    .map(([name]) => `Invalid config for remotes.${name}.project_id. Must be like: abcdefghijklmnopqrst`);
+}
+
 /** Viper's merge of a remote over the base config: each key the remote sets replaces the base's. */
 function mergeRemote(base: Table, remote: Table): Table {
   const out: Table = { ...base };
@@ -134,8 +142,9 @@ describe('supabase/config.toml, read by the Supabase CLI (v2.104.0) rules', () =
     ]);
     const withTypo = parse(`${configText}\n[auth.rate_limits]\nemail_sent = 30\n`) as Table;
     expect(validate(withTypo, CLI_CONFIG_SCHEMA)).toEqual(['auth.rate_limits: unknown key']);
-    expect(PROJECT_REF.test('abcdefghijklmnopqrst')).toBe(true);
-    expect(PROJECT_REF.test('your-project-ref')).toBe(false);
+    expect(remoteErrors(parse(withProductionOverride(configText, 'your-project-ref')) as Table)).toEqual([
+      'Invalid config for remotes.production.project_id. Must be like: abcdefghijklmnopqrst',
+    ]);
   });
 
   it('keeps SMTP off locally, with its password only as env(SMTP_PASS), and every rate limit set', () => {
@@ -163,6 +172,8 @@ describe('supabase/config.toml, read by the Supabase CLI (v2.104.0) rules', () =
     const ref = 'abcdefghijklmnopqrst';
     const full = parse(withProductionOverride(configText, ref)) as Table;
     expect(validate(full, CLI_CONFIG_SCHEMA)).toEqual([]);
+    expect(remoteErrors(full)).toEqual([]);
+    expect(remoteErrors(config)).toEqual([]);
     const remotes = full.remotes as Record<string, Table>;
     expect(Object.keys(remotes)).toEqual(['production']);
     const remote = remotes.production as Table;
