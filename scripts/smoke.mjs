@@ -303,17 +303,22 @@ const anonHeaders = (anonKey) => ({
 });
 
 /**
- * A bucket's public route, asked without credentials for a name nothing has: Storage answers
- * 400 (no such public bucket) for a private bucket and 404 (no such object) for a public one
- * (storage src/http/routes/object/getObjectInfo.ts, the HEAD of /object/public/…).
- * @param {typeof fetch} doFetch @param {string} supabaseUrl @param {string} bucket
+ * Whether a bucket is public, asked as Storage's public object-info route answers anyone (storage
+ * src/http/routes/object/getObjectInfo.ts: a public route, never authenticated) for a name nothing
+ * has: a bucket that is not public is "Bucket not found", a public one "Object not found". Both
+ * are HTTP 400 on hosted Storage, so the answer's words tell them apart.
+ * @param {typeof fetch} doFetch @param {string} supabaseUrl @param {string} anonKey @param {string} bucket
  * @returns {Promise<'private' | 'public' | string>}
  */
-async function bucketVisibility(doFetch, supabaseUrl, bucket) {
-  const res = await request(doFetch, `${supabaseUrl}/storage/v1/object/public/${bucket}/${unlikelyName()}.pdf`, {
-    method: 'HEAD',
+async function bucketVisibility(doFetch, supabaseUrl, anonKey, bucket) {
+  const res = await request(doFetch, `${supabaseUrl}/storage/v1/object/info/public/${bucket}/${unlikelyName()}.pdf`, {
+    headers: { apikey: anonKey },
   });
-  return res.status === 400 ? 'private' : res.status === 404 ? 'public' : `answered ${res.status}`;
+  const text = await res.text();
+  if (res.ok) return `answered ${res.status} for an object that should not exist`;
+  if (/Bucket not found/.test(text)) return 'private';
+  if (/Object not found/.test(text)) return 'public';
+  return `answered ${res.status} ${text.slice(0, 120)}`;
 }
 
 /**
@@ -339,7 +344,7 @@ export function checkResourcesPrivate({ supabaseUrl, anonKey, fetch: doFetch = g
   return guarded(name, async () => {
     const listed = await anonListing(doFetch, supabaseUrl, anonKey, 'resources');
     if (listed) return result(name, false, `anon's listing ${listed}: a storage policy lets anon see members' files`);
-    const visibility = await bucketVisibility(doFetch, supabaseUrl, 'resources');
+    const visibility = await bucketVisibility(doFetch, supabaseUrl, anonKey, 'resources');
     if (visibility !== 'private')
       return result(
         name,
@@ -383,7 +388,7 @@ export function checkMemberTablesClosed({ supabaseUrl, anonKey, fetch: doFetch =
 export function checkAvatarsPublicReadOnly({ supabaseUrl, anonKey, fetch: doFetch = globalThis.fetch }) {
   const name = 'avatars serves public reads only';
   return guarded(name, async () => {
-    const visibility = await bucketVisibility(doFetch, supabaseUrl, 'avatars');
+    const visibility = await bucketVisibility(doFetch, supabaseUrl, anonKey, 'avatars');
     if (visibility !== 'public')
       return result(
         name,
