@@ -421,18 +421,36 @@ export function checkWebhookRefusesUnsigned({ supabaseUrl, fetch: doFetch = glob
     const answers = [];
     let refused = 0;
     let bad = false;
+    let gateway = false;
+    let missing = false;
     for (const provider of WEBHOOK_PROVIDERS) {
       const res = await request(doFetch, `${supabaseUrl}/functions/v1/purchase-webhook/${provider}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{}',
       });
-      await res.body?.cancel();
+      const body = /** @type {{ ok?: unknown } | null} */ (await res.json().catch(() => null));
       answers.push(`${provider} ${res.status}`);
-      if (res.status === 401) refused++;
+      // The function's own refusal is `{ ok: false, error }`; a 401 without it is the gateway's
+      // (deployed without --no-verify-jwt), which refuses the checkout's signed calls as well.
+      if (res.status === 401 && body?.ok === false) refused++;
+      else if (res.status === 401) gateway = true;
+      else if (res.status === 404 && body?.ok !== false) missing = true;
       else if (res.status !== 404) bad = true;
     }
     const detail = answers.join(', ');
+    if (missing)
+      return result(
+        name,
+        false,
+        `${detail}, not from the function: deploy it (supabase functions deploy purchase-webhook)`,
+      );
+    if (gateway)
+      return result(
+        name,
+        false,
+        `${detail}, not from the function: redeploy with --no-verify-jwt (checkouts send no Supabase token)`,
+      );
     if (bad)
       return result(
         name,

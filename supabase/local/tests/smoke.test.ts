@@ -2,7 +2,7 @@
 // e-mail addresses by itself, and passes the posture the repo's config.toml runs. The whole
 // check, against a built site, runs in e2e/smoke.spec.ts and e2e/smoke-faults.spec.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAuthSettings, parseArgs } from '../../../scripts/smoke.mjs';
+import { checkAuthSettings, checkWebhookRefusesUnsigned, parseArgs } from '../../../scripts/smoke.mjs';
 import { ANON_KEY } from '../keys.mjs';
 import { startStandIn, type StandIn } from './helpers';
 
@@ -47,5 +47,37 @@ describe('npm run smoke: the auth check', () => {
     expect(() => parseArgs([])).toThrow(/usage: npm run smoke -- <site-url>/);
     expect(() => parseArgs(['--supabase-url', 'https://a.supabase.co'])).toThrow(/usage/);
     expect(() => parseArgs(['ftp://example.com'])).toThrow(/not an http/);
+  });
+});
+
+describe('npm run smoke: the webhook check tells the function from the gateway', () => {
+  // The hosted functions gateway cannot run here: these are its answers (a function deployed with
+  // JWT verification, a function not deployed), as plain Responses.
+  const answering = (status: number, body: unknown) =>
+    (async () => new Response(JSON.stringify(body), { status })) as unknown as typeof fetch;
+  const target = (doFetch: typeof globalThis.fetch) => ({
+    siteUrl: 'https://site.example',
+    supabaseUrl: 'https://ref.supabase.co',
+    anonKey: ANON_KEY,
+    scripts: [],
+    fetch: doFetch,
+  });
+
+  it('passes the function’s own 401, and fails the gateway’s 401 and 404', async () => {
+    const own = await checkWebhookRefusesUnsigned(target(answering(401, { ok: false, error: 'signature missing' })));
+    expect(own.ok).toBe(true);
+    const gateway = await checkWebhookRefusesUnsigned(
+      target(answering(401, { code: 401, message: 'Missing authorization header' })),
+    );
+    expect(gateway).toMatchObject({ ok: false, detail: expect.stringMatching(/--no-verify-jwt/) });
+    const notDeployed = await checkWebhookRefusesUnsigned(
+      target(answering(404, { code: 'NOT_FOUND', message: 'Requested function was not found' })),
+    );
+    expect(notDeployed).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/functions deploy purchase-webhook/),
+    });
+    const accepted = await checkWebhookRefusesUnsigned(target(answering(200, { ok: true })));
+    expect(accepted.ok).toBe(false);
   });
 });
