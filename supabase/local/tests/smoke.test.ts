@@ -2,7 +2,7 @@
 // e-mail addresses by itself, and passes the posture the repo's config.toml runs. The whole
 // check, against a built site, runs in e2e/smoke.spec.ts and e2e/smoke-faults.spec.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAuthSettings, checkWebhookRefusesUnsigned, parseArgs } from '../../../scripts/smoke.mjs';
+import { MEMBER_TABLES, checkAuthSettings, checkWebhookRefusesUnsigned, parseArgs } from '../../../scripts/smoke.mjs';
 import { ANON_KEY } from '../keys.mjs';
 import { startStandIn, type StandIn } from './helpers';
 
@@ -79,5 +79,14 @@ describe('npm run smoke: the webhook check tells the function from the gateway',
     });
     const accepted = await checkWebhookRefusesUnsigned(target(answering(200, { ok: true })));
     expect(accepted.ok).toBe(false);
+  });
+});
+
+describe('npm run smoke: the member tables', () => {
+  it('asks about every table the migrations make, so a new one is checked from the day it ships', async () => {
+    const { rows } = await on.db.query<{ relname: string }>(
+      `select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' order by relname`,
+    );
+    expect([...MEMBER_TABLES].sort()).toEqual(rows.map((r) => r.relname));
   });
 });
