@@ -28,6 +28,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { TEMPLATES } from '../supabase/local/pg-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -281,15 +282,18 @@ async function admin(server, sql) {
   }
 }
 
+/** The template database with bootstrap.sql alone: the name the db test project gives it too. */
+const PLATFORM = TEMPLATES.platform;
+
 /**
- * Builds bootstrap.sql in a template database `platform_template` on `server` (once per
- * server: it creates the cluster's roles).
+ * Builds bootstrap.sql in the template database PLATFORM on `server` (once per server: it
+ * creates the cluster's roles). The db test project's global setup builds the same one.
  * @param {Pick<import('../supabase/local/pg-server.mjs').Server, 'connection'>} server
  */
 export async function buildPlatform(server) {
   const { bootstrapFile } = await import('../supabase/local/db.mjs');
-  await admin(server, 'create database platform_template template template0');
-  const client = new pg.Client(server.connection('platform_template'));
+  await admin(server, `create database ${pg.escapeIdentifier(PLATFORM)} template template0`);
+  const client = new pg.Client(server.connection(PLATFORM));
   await client.connect();
   try {
     await client.query(readFileSync(bootstrapFile, 'utf8'));
@@ -307,7 +311,7 @@ export async function buildPlatform(server) {
  * @param {{ seed?: boolean }} [options] apply supabase/seed.sql after them too
  */
 export async function factsOfChain(server, name, migrations, { seed = false } = {}) {
-  await admin(server, `create database ${pg.escapeIdentifier(name)} template platform_template`);
+  await admin(server, `create database ${pg.escapeIdentifier(name)} template ${pg.escapeIdentifier(PLATFORM)}`);
   const client = new pg.Client(server.connection(name));
   await client.connect();
   try {
@@ -340,7 +344,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     );
     process.exit(2);
   }
-  const { startServer } = await import('../supabase/local/pg-server.mjs');
+  const { startServer } = await import('../supabase/local/pg-server.mjs'); // lazy: only the CLI starts a server
   const server = await startServer();
   try {
     const oldChain = migrationsAt(oldRef);
