@@ -17,8 +17,7 @@ import { site } from '../src/content/site.ts';
 import { concatBytes, hmacSha256, toBase64, toHex, utf8 } from '../supabase/functions/purchase-webhook/crypto.ts';
 import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
 
-const USAGE =
-  'usage: npm run purchase:simulate -- --email a@b.c --product ebook|foundation|accelerated|complete [--refund] [--provider shopify|stripe] [--order ID] [--url URL]';
+const USAGE = `usage: npm run purchase:simulate -- --email a@b.c --product ${purchasableProducts.map((p) => p.product).join('|')} [--refund] [--provider shopify|stripe] [--order ID] [--url URL]`;
 
 type Simulation = {
   provider: 'shopify' | 'stripe';
