@@ -1,7 +1,9 @@
 // @ts-check
 // What every /auth/v1 module is given, explicitly: the database (auth runs as its owner, as
 // GoTrue's own privileged connection does), where the stand-in is reachable, the site links fall
-// back to, the JWT lifetime, the log, and the posture read from supabase/config.toml.
+// back to, the JWT lifetime, the log, the posture read from supabase/config.toml, and the mail
+// templates config.toml names.
+import { loadMailTemplates } from '../mail-templates.mjs';
 
 /** @typedef {import('@electric-sql/pglite').PGlite} Db */
 /** @typedef {import('@electric-sql/pglite').Transaction} Tx */
@@ -16,6 +18,7 @@
  *   log: (msg: string) => void,
  *   config: import('../config/auth.mjs').AuthConfig,
  *   autoconfirm: boolean,
+ *   mailTemplates: ReturnType<typeof loadMailTemplates>,
  * }} AuthContext
  *   autoconfirm: GoTrue's MAILER_AUTOCONFIRM, config.toml's enable_confirmations negated.
  */
@@ -63,9 +66,10 @@ export const stringOr = (v, fallback = '') => (typeof v === 'string' ? v : fallb
 
 /**
  * @param {{ db: Db, baseUrl: () => string, jwtExpiry: number, siteUrl: string, log: (msg: string) => void,
- *   config: import('../config/auth.mjs').AuthConfig }} deps
+ *   config: import('../config/auth.mjs').AuthConfig, mailTemplates?: ReturnType<typeof loadMailTemplates> }} deps
+ *   mailTemplates: the auth e-mails; default supabase/config.toml's templates (mail-templates.mjs).
  * @returns {AuthContext}
  */
-export function createAuthContext(deps) {
-  return { ...deps, autoconfirm: !deps.config.enableConfirmations };
+export function createAuthContext({ mailTemplates = loadMailTemplates(), ...deps }) {
+  return { ...deps, mailTemplates, autoconfirm: !deps.config.enableConfirmations };
 }

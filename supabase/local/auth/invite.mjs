@@ -6,7 +6,7 @@
 // session.
 import { fieldsOf } from './context.mjs';
 import { authError, emailExists } from './errors.mjs';
-import { INVITE_SUBJECT, newOneTimeToken, sendMail, storeOneTimeToken, verifyLink } from './mail.mjs';
+import { mailData, newOneTimeToken, sendMail, storeOneTimeToken, verifyLink } from './mail.mjs';
 import { safeRedirect } from './redirects.mjs';
 import { createUser, findUser, metadata, userById, userJson, validateEmail } from './users.mjs';
 
@@ -27,6 +27,7 @@ export async function invite(ctx, body, redirectTo) {
   if (!user) throw emailExists();
   const token = newOneTimeToken(email);
   const redirect = safeRedirect(redirectTo, ctx.siteUrl);
+  const invited = user;
   const userId = user.id;
   await ctx.db.transaction(async (tx) => {
     await storeOneTimeToken(tx, userId, 'confirmation', token, redirect);
@@ -36,13 +37,8 @@ export async function invite(ctx, body, redirectTo) {
       [userId, token.tokenHash],
     );
     const link = verifyLink(ctx, token.tokenHash, 'invite', redirect);
-    await sendMail(ctx, tx, {
-      to: email,
-      subject: INVITE_SUBJECT,
-      body: `Thank you for your purchase. Your files are ready.\n\nFollow this link to accept the invitation and choose your password:\n${link}\n\nAlternatively, enter the code: ${token.otp}`,
-      link,
-      otp: token.otp,
-    });
+    const mail = ctx.mailTemplates.render('invite', mailData(ctx, invited, link, token, redirect));
+    await sendMail(ctx, tx, { to: email, subject: mail.subject, body: mail.text, link, otp: token.otp });
   });
   return userJson(await userById(ctx.db, userId));
 }

@@ -25,6 +25,26 @@ export const INVITE_SUBJECT = 'Your files are ready';
 /** @typedef {import('./context.mjs').Queryable} Queryable */
 /** @typedef {'confirmation' | 'recovery' | 'email_change_current' | 'email_change_new'} TokenType */
 
+/**
+ * The variables GoTrue passes a mail's template (internal/mailer/templatemailer/templatemailer.go).
+ * @param {AuthContext} ctx
+ * @param {{ email: string, raw_user_meta_data?: unknown }} user
+ * @param {string} link
+ * @param {{ otp: string, tokenHash: string }} token
+ * @param {string} redirect
+ */
+export function mailData(ctx, user, link, { otp, tokenHash }, redirect) {
+  return {
+    SiteURL: ctx.siteUrl,
+    ConfirmationURL: link,
+    Email: user.email,
+    Token: otp,
+    TokenHash: tokenHash,
+    Data: user.raw_user_meta_data ?? {},
+    RedirectTo: redirect,
+  };
+}
+
 /** @param {string} text */
 export function sha256hex(text) {
   return createHash('sha256').update(text).digest('hex');
@@ -117,7 +137,7 @@ export async function claimEmailSend(tx, userId, column) {
  * Signup" mail with a type=signup link, to the address, whoever asked.
  * @param {AuthContext} ctx
  * @param {Queryable} tx
- * @param {{ id: string, email: string }} user
+ * @param {{ id: string, email: string, raw_user_meta_data?: unknown }} user
  * @param {string} redirect
  */
 export async function sendConfirmation(ctx, tx, user, redirect) {
@@ -126,13 +146,8 @@ export async function sendConfirmation(ctx, tx, user, redirect) {
   await storeOneTimeToken(tx, user.id, 'confirmation', token, redirect);
   await tx.query(`update auth.users set confirmation_token = $2 where id = $1`, [user.id, token.tokenHash]);
   const link = verifyLink(ctx, token.tokenHash, 'signup', redirect);
-  await sendMail(ctx, tx, {
-    to: user.email,
-    subject: 'Confirm your email address',
-    body: `Follow this link to confirm your user:\n${link}\n\nAlternatively, enter the code: ${token.otp}`,
-    link,
-    otp: token.otp,
-  });
+  const mail = ctx.mailTemplates.render('confirmation', mailData(ctx, user, link, token, redirect));
+  await sendMail(ctx, tx, { to: user.email, subject: mail.subject, body: mail.text, link, otp: token.otp });
 }
 
 /**
@@ -141,7 +156,7 @@ export async function sendConfirmation(ctx, tx, user, redirect) {
  * double_confirm_changes, another to the current one (each a type=email_change link).
  * @param {AuthContext} ctx
  * @param {Queryable} tx
- * @param {{ id: string, email: string }} user
+ * @param {{ id: string, email: string, raw_user_meta_data?: unknown }} user
  * @param {string} newEmail
  * @param {string} redirect
  */
@@ -164,13 +179,9 @@ export async function sendEmailChange(ctx, tx, user, newEmail, redirect) {
   for (const [to, tokenType, token] of sends) {
     await storeOneTimeToken(tx, user.id, tokenType, token, redirect);
     const link = verifyLink(ctx, token.tokenHash, 'email_change', redirect);
-    await sendMail(ctx, tx, {
-      to,
-      subject: 'Confirm your new email address',
-      body: `Follow this link to confirm the update of your email from ${user.email} to ${newEmail}:\n${link}\n\nAlternatively, enter the code: ${token.otp}`,
-      link,
-      otp: token.otp,
-    });
+    const data = { ...mailData(ctx, user, link, token, redirect), NewEmail: newEmail, SendingTo: to };
+    const mail = ctx.mailTemplates.render('email_change', data);
+    await sendMail(ctx, tx, { to, subject: mail.subject, body: mail.text, link, otp: token.otp });
   }
 }
 

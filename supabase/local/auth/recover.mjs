@@ -3,7 +3,7 @@
 // account; a recovery link and code to an address that has one.
 import { fieldsOf } from './context.mjs';
 import { authError } from './errors.mjs';
-import { claimEmailSend, newOneTimeToken, sendMail, storeOneTimeToken, verifyLink } from './mail.mjs';
+import { claimEmailSend, mailData, newOneTimeToken, sendMail, storeOneTimeToken, verifyLink } from './mail.mjs';
 import { safeRedirect } from './redirects.mjs';
 import { findUser, validateEmail } from './users.mjs';
 
@@ -26,13 +26,8 @@ export async function recover(ctx, body, redirectTo) {
     await storeOneTimeToken(tx, user.id, 'recovery', token, redirect);
     await tx.query(`update auth.users set recovery_token = $2 where id = $1`, [user.id, token.tokenHash]);
     const link = verifyLink(ctx, token.tokenHash, 'recovery', redirect);
-    await sendMail(ctx, tx, {
-      to: email,
-      subject: 'Reset Your Password',
-      body: `Follow this link to reset the password for your user:\n${link}\n\nAlternatively, enter the code: ${token.otp}`,
-      link,
-      otp: token.otp,
-    });
+    const mail = ctx.mailTemplates.render('recovery', mailData(ctx, user, link, token, redirect));
+    await sendMail(ctx, tx, { to: email, subject: mail.subject, body: mail.text, link, otp: token.otp });
   });
   return {};
 }

@@ -1,18 +1,11 @@
 // @ts-check
 // Where an auth link may send the browser (GoTrue's internal/utilities/request.go,
-// GetReferrer, and internal/api/verify.go's redirect checks). The allow-list is
-// supabase/config.toml's [auth] site_url and additional_redirect_urls, its one definition, as
-// hosted Supabase takes it from `supabase config push`.
-import { AUTH_SETTINGS } from '../config/auth.mjs';
+// GetReferrer, and internal/api/verify.go's redirect checks). The site URL and the allow-list
+// are supabase/auth-urls.mjs's, the one module the site, the e2e suite and the stand-in read
+// (it says what supabase/config.toml [auth] says, which its own test checks).
+import { ADDITIONAL_REDIRECT_URLS, SITE_URL } from '../../auth-urls.mjs';
 
-/** config.toml [auth] site_url: where auth links lead when no allowed redirect is asked for. */
-export const SITE_URL = AUTH_SETTINGS.siteUrl;
-
-/**
- * config.toml [auth] additional_redirect_urls. Each entry allows itself and any path under it,
- * on the same scheme, host and port.
- */
-export const ADDITIONAL_REDIRECT_URLS = AUTH_SETTINGS.additionalRedirectUrls;
+export { ADDITIONAL_REDIRECT_URLS, SITE_URL };
 
 /**
  * @param {unknown} text

@@ -63,18 +63,16 @@ export function repoAuthConfig() {
 }
 
 /**
- * The settings that are fixed for a project rather than a posture a test may change: where auth
- * links may lead, how often one address may be mailed, how long a link or code lives, the
- * shortest password. One definition, config.toml; the stand-in reads them here.
+ * The settings that are fixed for a project rather than a posture a test may change: how often
+ * one address may be mailed, how long a link or code lives, the shortest password. One
+ * definition, config.toml; the stand-in reads them here. (The site URL and redirect allow-list
+ * are supabase/auth-urls.mjs's.)
  * @typedef {{
- *   siteUrl: string,
- *   additionalRedirectUrls: readonly string[],
  *   emailMaxFrequencySeconds: number,
  *   otpExpirySeconds: number,
  *   minimumPasswordLength: number,
  * }} AuthProjectSettings
- *   siteUrl: [auth] site_url. additionalRedirectUrls: [auth] additional_redirect_urls (each allows
- *   itself and any path under it). emailMaxFrequencySeconds: [auth.email] max_frequency.
+ *   emailMaxFrequencySeconds: [auth.email] max_frequency.
  *   otpExpirySeconds: [auth.email] otp_expiry. minimumPasswordLength: [auth] minimum_password_length.
  */
 
@@ -87,8 +85,6 @@ export function readAuthProjectSettings(parsed) {
   const email = keysOf(parsed, 'auth.email');
   return Object.freeze({
     // The CLI's defaults (pkg/config/templates/config.toml).
-    siteUrl: auth.string('site_url', 'http://127.0.0.1:3000'),
-    additionalRedirectUrls: Object.freeze([...auth.strings('additional_redirect_urls', [])]),
     emailMaxFrequencySeconds: durationSeconds(email.string('max_frequency', '1s'), '[auth.email] max_frequency'),
     otpExpirySeconds: email.wholeNumber('otp_expiry', 3600),
     minimumPasswordLength: auth.wholeNumber('minimum_password_length', 6),

@@ -6,13 +6,11 @@ import { parseToml } from '../config/toml.mjs';
 import { readFunctionsConfig } from '../functions.mjs';
 
 describe('config.toml settings', () => {
-  it('reads the redirect allow-list, mail frequency, link lifetime and password length', () => {
+  it('reads the mail frequency, link lifetime and password length', () => {
     const toml = [
       '[auth]',
-      'site_url = "https://site.test"',
       'additional_redirect_urls = [',
-      '  "https://site.test/a/", # a comment inside the list',
-      '  "http://localhost:4173/",',
+      '  "https://site.test/a/", # a comment inside a list',
       ']',
       'minimum_password_length = 8',
       '[auth.email]',
@@ -20,8 +18,6 @@ describe('config.toml settings', () => {
       'otp_expiry = 600',
     ].join('\n');
     expect(readAuthProjectSettings(parseToml(toml))).toEqual({
-      siteUrl: 'https://site.test',
-      additionalRedirectUrls: ['https://site.test/a/', 'http://localhost:4173/'],
       emailMaxFrequencySeconds: 90,
       otpExpirySeconds: 600,
       minimumPasswordLength: 8,
@@ -29,8 +25,8 @@ describe('config.toml settings', () => {
   });
 
   it('refuses a value of the wrong kind rather than defaulting', () => {
-    expect(() => readAuthProjectSettings(parseToml('[auth]\nadditional_redirect_urls = "x"'))).toThrow(
-      /not a list of strings/,
+    expect(() => readAuthProjectSettings(parseToml('[auth]\nminimum_password_length = "6"'))).toThrow(
+      /not a whole number/,
     );
     expect(() => readAuthProjectSettings(parseToml('[auth.email]\nmax_frequency = "1m"'))).toThrow(/in seconds/);
     expect(() => parseToml('[auth]\nsite_url = ')).toThrow();

@@ -124,7 +124,7 @@ describe('invite', () => {
     expect(landed.fragment.get('type')).toBe('invite');
     expect((await authRow(email))?.email_confirmed_at).not.toBeNull();
     // GoTrue's signupVerify keeps a password the account already had; the database makes it
-    // unusable as the address is confirmed (migration 20261125000100), so only the person who
+    // unusable as the address is confirmed (baseline migration, section 12), so only the person who
     // followed the link (signed in by it, then asked to choose a password) gets in.
     expect(
       (await anonClient(server.url).auth.signInWithPassword({ email, password: 'squatter-pw' })).error,
@@ -180,7 +180,7 @@ describe('invite', () => {
 
     await anonClient(server.url).auth.resetPasswordForEmail(email, { redirectTo: setPasswordUrl });
     const recovery = (await inbox(email))[0]!;
-    expect(recovery.subject).toBe('Reset Your Password');
+    expect(recovery.subject).toBe('Reset your Yes, You Can! password');
     const asInvite = new URL(recovery.link);
     asInvite.searchParams.set('type', 'invite');
     expect((await open(asInvite.href)).fragment.get('error_code')).toBe('otp_expired');
