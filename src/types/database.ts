@@ -7,6 +7,36 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 export type Database = {
   public: {
     Tables: {
+      account_erasures: {
+        Row: {
+          completed_at: string | null;
+          erased_user: string;
+          id: number;
+          kind: string;
+          reason: string | null;
+          requested_at: string;
+          requested_by: string;
+        };
+        Insert: {
+          completed_at?: string | null;
+          erased_user: string;
+          id?: never;
+          kind: string;
+          reason?: string | null;
+          requested_at?: string;
+          requested_by: string;
+        };
+        Update: {
+          completed_at?: string | null;
+          erased_user?: string;
+          id?: never;
+          kind?: string;
+          reason?: string | null;
+          requested_at?: string;
+          requested_by?: string;
+        };
+        Relationships: [];
+      };
       profiles: {
         Row: {
           avatar_url: string | null;
@@ -36,6 +66,7 @@ export type Database = {
       };
       purchases: {
         Row: {
+          account_removed_at: string | null;
           amount_cents: number;
           created_at: string;
           currency: string;
@@ -52,6 +83,7 @@ export type Database = {
           user_id: string | null;
         };
         Insert: {
+          account_removed_at?: string | null;
           amount_cents: number;
           created_at?: string;
           currency: string;
@@ -68,6 +100,7 @@ export type Database = {
           user_id?: string | null;
         };
         Update: {
+          account_removed_at?: string | null;
           amount_cents?: number;
           created_at?: string;
           currency?: string;

@@ -55,6 +55,7 @@ describe('row level security', () => {
       `select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' order by relname`,
     );
     expect(rows.map((r) => r.relname)).toEqual([
+      'account_erasures',
       'profiles',
       'purchases',
       'staff',
@@ -204,6 +205,7 @@ describe('privileges', () => {
       ['private.attach_purchases_of_confirmed_email()', true],
       ['private.checked_reason(text)', false],
       ['private.delete_avatar_of_deleted_user()', true],
+      ['private.detach_purchases_of_deleted_user()', true],
       ['private.forget_password_set_before_confirmation()', true],
       ['private.grant_tier(uuid,tier,text)', true],
       ['private.is_staff()', true],
