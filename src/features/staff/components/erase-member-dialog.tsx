@@ -1,15 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { ConfirmFooter } from '@/components/ui/confirm-footer';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { account } from '@/content/account';
@@ -149,22 +141,7 @@ function EraseForm({
           Nothing was erased: {failure}
         </p>
       )}
-      <DialogFooter spacing="tight">
-        <DialogClose asChild>
-          <Button variant="outline" disabled={busy}>
-            {copy.cancel}
-          </Button>
-        </DialogClose>
-        <Button type="submit" variant="destructive" aria-disabled={busy || undefined}>
-          {busy && (
-            <span
-              aria-hidden="true"
-              className="inline-block size-4 animate-spin rounded-full border-2 border-current border-t-transparent"
-            />
-          )}
-          {busy ? copy.busy : copy.submit}
-        </Button>
-      </DialogFooter>
+      <ConfirmFooter busy={busy} idle={copy.submit} busyLabel={copy.busy} cancel={copy.cancel} />
     </form>
   );
 }
