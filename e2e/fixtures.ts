@@ -30,7 +30,7 @@ async function createUser(options: UserOptions): Promise<TestUser> {
   if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`);
   const id = data.user.id;
   if (options.tier) {
-    // The database derives user_tiers from purchases and staff grants (supabase/migrations/20261124000100).
+    // The database derives user_tiers from purchases and staff grants (supabase/migrations/20261125000000_baseline.sql).
     const { error: tierError } = await admin
       .from('tier_grants')
       .insert({ user_id: id, tier: options.tier, reason: 'e2e fixture' });

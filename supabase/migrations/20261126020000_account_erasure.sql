@@ -5,7 +5,7 @@
 -- admin API (DELETE /admin/users/{id}). The database does the rest when auth.users loses the
 -- row: profile, tier, staff grants and staff membership go (on delete cascade), sessions,
 -- identities and refresh tokens go with them (GoTrue's own foreign keys), and purchases keep
--- their rows with user_id set null (20261124000100, `on delete set null`). This file adds:
+-- their rows with user_id set null (the baseline, `on delete set null`). This file adds:
 --
 -- * purchases.account_removed_at: stamped when the account a purchase belonged to is deleted.
 --   Such a purchase never re-attaches by itself: the attach-by-e-mail trigger skips it, so a
@@ -60,7 +60,7 @@ exception when insufficient_privilege then null;
 end $$;
 
 /**
- * The attach-by-e-mail trigger of 20261124000100, now skipping purchases whose account was
+ * The attach-by-e-mail trigger of the baseline (issue 8), now skipping purchases whose account was
  * deleted: an address confirmed again by a new account does not inherit them.
  */
 create or replace function private.attach_purchases_of_confirmed_email()

@@ -177,4 +177,15 @@ describe('createDatabase', () => {
     );
     expect(tier).toEqual([{ tier: people[1]?.tier }]);
   });
+
+  it('refuses to reopen a database that recorded a migration no longer in supabase/migrations, saying to reset', async () => {
+    // As a data folder built before the migrations were squashed into the baseline.
+    await db.query(
+      `insert into supabase_migrations.schema_migrations (version, name) values ('20261122000100', 'staff')`,
+    );
+    await db.close();
+    await expect(createDatabase({ dataDir })).rejects.toThrow(
+      /Remote migration versions not found in local migrations directory: 20261122000100\..*npm run supabase:reset/,
+    );
+  });
 });
