@@ -3,8 +3,10 @@
 // deletes their own account; staff erase a member; nobody else can do either; and a deleted
 // member's unexpired access token reads and signs nothing while its refresh token fails.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFunctionsConfig } from '../functions.mjs';
 import { ANON_KEY, DEMO_PASSWORD, signJwt } from '../keys.mjs';
 import { anonClient, serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
 
@@ -75,6 +77,14 @@ type ExportFile = {
   tier: { tier: string | null; source: string | null };
   purchases: Record<string, unknown>[];
 };
+
+describe('config', () => {
+  it('keeps the gateway’s JWT check on for the account function', () => {
+    expect(readFunctionsConfig(readFileSync('supabase/config.toml', 'utf8')).get('account')).toEqual({
+      verifyJwt: true,
+    });
+  });
+});
 
 describe('export', () => {
   it('hands a member their own data as one uncached JSON file', async () => {
@@ -282,6 +292,15 @@ describe('staff erase a member', () => {
     expect(byMember.status).toBe(403);
     expect(await byMember.json()).toMatchObject({ error: 'not_staff' });
     expect((await call('erase', null, { body: { user_id: member.id } })).status).toBe(401);
+    // A token forged with another secret, and a real one that has expired, for a staff id.
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: staff.id, role: 'authenticated', aud: 'authenticated' };
+    const forged = await signJwt({ ...claims, exp: now + 600 }, 'y'.repeat(40));
+    const expired = await signJwt({ ...claims, iat: now - 7200, exp: now - 3600 });
+    for (const token of [forged, expired]) {
+      const refused = await call('erase', token, { body: { user_id: member.id, email: member.email, reason: 'test' } });
+      expect(refused.status).toBe(401);
+    }
 
     for (const id of [member.id, colleague.id, staff.id]) {
       expect((await service.auth.admin.getUserById(id)).data.user?.id).toBe(id);
