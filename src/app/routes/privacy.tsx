@@ -3,6 +3,7 @@ import { AccountCorner } from '@/app/account-corner';
 import { buttonClasses } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { privacy } from '@/content/privacy';
+import { privacyPage } from '@/content/privacy-page';
 import { site } from '@/content/site';
 
 /** /privacy (issue 26): the text of src/content/privacy.ts, prerendered like the other public pages. */
@@ -17,9 +18,9 @@ export function Component() {
       </header>
       <main className="mx-auto max-w-3xl px-4 pb-12 sm:px-6">
         <h1 className="pt-8 font-serif text-4xl font-bold sm:text-5xl">{privacy.title}</h1>
-        <p className="text-navy-800 mt-4 text-lg">{privacy.intro}</p>
-        <p className="mt-2 text-sm text-slate-700">{privacy.updated}</p>
-        {privacy.sections.map((section) => (
+        <p className="text-navy-800 mt-4 text-lg">{privacyPage.intro}</p>
+        <p className="mt-2 text-sm text-slate-700">{privacyPage.updated}</p>
+        {privacyPage.sections.map((section) => (
           <section key={section.heading} className="mt-8">
             <h2 className="font-serif text-2xl font-bold">{section.heading}</h2>
             {'items' in section && (
@@ -38,7 +39,7 @@ export function Component() {
           </section>
         ))}
         <p className="text-navy-900 mt-10">
-          {privacy.contact}{' '}
+          {privacyPage.contact}{' '}
           <a href={`mailto:${site.contactEmail}`} className="font-semibold break-words underline underline-offset-4">
             {site.contactEmail}
           </a>
