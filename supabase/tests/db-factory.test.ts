@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tiers } from '../../src/content/tiers';
 import { bootstrapFile, createDatabase, migrationsDir, seedFile, withClaims, type Claims } from '../local/db.mjs';
 
 type Identity = {
@@ -23,7 +24,7 @@ let db: PGlite;
 const people = Array.from({ length: 12 }, (_, i) => ({
   id: `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
   email: `person${i}@example.com`,
-  tier: (['ebook', 'foundation', 'accelerated', 'complete', null] as const)[i % 5] ?? null,
+  tier: [...tiers, null][i % (tiers.length + 1)] ?? null,
 }));
 
 beforeAll(async () => {
