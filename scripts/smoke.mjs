@@ -38,6 +38,7 @@ export const PUBLIC_PAGES = Object.freeze([
   { path: '/', text: 'Finish Your Book in 90 Days' },
   { path: '/bundles', text: 'Compare Our Bundles' },
   { path: '/upgrade', text: 'Congratulations on Your Purchase!' },
+  { path: '/privacy', text: 'What we keep' },
   { path: '/auth', text: 'Subscriber Access' },
 ]);
 
