@@ -7,6 +7,42 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 export type Database = {
   public: {
     Tables: {
+      buyer_invitations: {
+        Row: {
+          attempts: number;
+          claim_id: string | null;
+          claimed_at: string | null;
+          created_at: string;
+          email: string;
+          last_error: string | null;
+          sent_at: string | null;
+          status: string;
+          updated_at: string;
+        };
+        Insert: {
+          attempts?: number;
+          claim_id?: string | null;
+          claimed_at?: string | null;
+          created_at?: string;
+          email: string;
+          last_error?: string | null;
+          sent_at?: string | null;
+          status?: string;
+          updated_at?: string;
+        };
+        Update: {
+          attempts?: number;
+          claim_id?: string | null;
+          claimed_at?: string | null;
+          created_at?: string;
+          email?: string;
+          last_error?: string | null;
+          sent_at?: string | null;
+          status?: string;
+          updated_at?: string;
+        };
+        Relationships: [];
+      };
       profiles: {
         Row: {
           avatar_url: string | null;
@@ -231,7 +267,19 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      claim_due_invitations: {
+        Args: { p_limit: number };
+        Returns: {
+          claim_id: string;
+          email: string;
+        }[];
+      };
+      claim_invitation: { Args: { p_email: string }; Returns: string };
       current_tier_rank: { Args: Record<PropertyKey, never>; Returns: number };
+      finish_invitation: {
+        Args: { p_claim: string; p_email: string; p_outcome: string; p_reason: string };
+        Returns: boolean;
+      };
       grant_tier: {
         Args: { new_tier: Database['public']['Enums']['tier']; reason: string; target_user: string };
         Returns: undefined;
@@ -272,6 +320,7 @@ export type Database = {
         }[];
       };
       staff_member_detail: { Args: { target_user: string }; Returns: Json };
+      staff_resend_invitation: { Args: { p_email: string }; Returns: string };
       tier_rank: { Args: { tier: string }; Returns: number };
     };
     Enums: {

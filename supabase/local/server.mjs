@@ -72,13 +72,14 @@ async function seedSampleFiles(db, storageRoot) {
  * @param {{ port?: number, host?: string, dataDir?: string | null, reset?: boolean, quiet?: boolean,
  *   seedSampleFiles?: boolean, jwtExpiry?: number, siteUrl?: string, functionEnv?: Record<string, string>,
  *   functionsDir?: string, functionsConfigToml?: string,
- *   authConfig?: Partial<import('./auth-config.mjs').AuthConfig> }} [options]
+ *   authConfig?: Partial<import('./auth-config.mjs').AuthConfig>, clock?: () => number }} [options]
  *   dataDir: folder for the database and object bytes; null/undefined => in memory (a temp folder
  *   for bytes, removed on close). jwtExpiry: access-token lifetime in seconds (default env
  *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port. functionEnv, functionsDir,
  *   functionsConfigToml: extra environment for the Edge Functions, and another functions folder
  *   and config.toml text than supabase/'s (tests). authConfig: auth settings over supabase/config.toml's
- *   (tests of the other posture).
+ *   (tests of the other posture; `emailSent` a small e-mail budget). clock: the e-mail budget's
+ *   clock, epoch ms (tests move it on to free the budget).
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void>, db: import('@electric-sql/pglite').PGlite,
  *   functionPids: () => number[] }>}
  */
@@ -95,6 +96,7 @@ export async function startServer({
   functionsDir,
   functionsConfigToml,
   authConfig = {},
+  clock,
 } = {}) {
   const log = quiet ? () => {} : (/** @type {string} */ m) => console.log(m);
   if (reset && dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -126,6 +128,7 @@ export async function startServer({
     quiet,
     log,
     config: { ...repoAuthConfig(), ...authConfig },
+    ...(clock ? { clock } : {}),
   });
   const rest = createRestService({ db, withClaims, schema });
   const storage = createStorageService({ db, withClaims, root: storageRoot });

@@ -1,5 +1,6 @@
 // The store on Supabase: the service-role RPCs of the purchases ledger (record_purchase,
-// record_refund) and Auth's invitation. The client is passed in (index.ts makes it with the
+// record_refund, and the invitation state: claim_invitation, claim_due_invitations,
+// finish_invitation) and Auth's invitation. The client is passed in (index.ts makes it with the
 // service-role key), described here only by the calls this file makes.
 import { isObject } from './payload.ts';
 import type { PurchaseStore, RecordPurchaseResult, RecordRefundResult } from './types.ts';
@@ -33,6 +34,11 @@ function refundResult(data: unknown): RecordRefundResult {
     throw new Error(`record_refund answered ${JSON.stringify(data)}`);
   }
   return { duplicate: data.duplicate, found: data.found === true, userId: nullableString(data.user_id) };
+}
+
+/** GoTrue's answer when the project's hourly e-mail budget is spent (internal/api/mail.go). */
+function overEmailBudget(error: ApiError): boolean {
+  return error.code === 'over_email_send_rate_limit' || error.status === 429;
 }
 
 /** GoTrue's answer when the address already has a confirmed account. */
@@ -69,11 +75,40 @@ export function createSupabaseStore(client: StoreClient): PurchaseStore {
       return refundResult(data);
     },
 
+    async claimInvitation(email) {
+      const { data, error } = await client.rpc('claim_invitation', { p_email: email });
+      if (error) throw new Error(`claim_invitation failed: ${error.message}`);
+      return nullableString(data);
+    },
+
+    async claimDueInvitations(limit) {
+      const { data, error } = await client.rpc('claim_due_invitations', { p_limit: limit });
+      if (error) throw new Error(`claim_due_invitations failed: ${error.message}`);
+      if (!Array.isArray(data)) throw new Error(`claim_due_invitations answered ${JSON.stringify(data)}`);
+      return data.flatMap((row: unknown) =>
+        isObject(row) && typeof row.email === 'string' && typeof row.claim_id === 'string'
+          ? [{ email: row.email, claimId: row.claim_id }]
+          : [],
+      );
+    },
+
+    async finishInvitation(email, claimId, outcome, reason) {
+      const { error } = await client.rpc('finish_invitation', {
+        p_email: email,
+        p_claim: claimId,
+        p_outcome: outcome,
+        p_reason: reason,
+      });
+      if (error) throw new Error(`finish_invitation failed: ${error.message}`);
+    },
+
     async inviteBuyer(email, redirectTo) {
       const { error } = await client.inviteUserByEmail(email, { redirectTo });
-      if (!error) return 'invited';
-      if (alreadyRegistered(error)) return 'already_registered';
-      throw new Error(`invitation failed: ${error.message}`);
+      if (!error) return { kind: 'invited' };
+      if (alreadyRegistered(error)) return { kind: 'already_registered' };
+      const reason = `${error.code ?? error.status ?? 'error'}: ${error.message}`.slice(0, 500);
+      if (overEmailBudget(error)) return { kind: 'rate_limited', reason };
+      return { kind: 'failed', reason };
     },
   };
 }
