@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.mjs';
 import { createAuthService, SITE_URL } from './auth.mjs';
+import { startLocalCron } from './cron.mjs';
 import { repoAuthConfig } from './auth-config.mjs';
 import { createDatabase, withClaims } from './db.mjs';
 import { createFunctionsService } from './functions.mjs';
@@ -265,6 +266,8 @@ async function main() {
     return;
   }
   const srv = await startServer({ port: opts.port, host: opts.host, dataDir: opts.dataDir, reset: opts.reset });
+  // Supabase Cron's invitation schedule (cron.mjs); tests start servers without it and call it themselves.
+  const stopCron = startLocalCron({ baseUrl: srv.url, db: srv.db, log: (m) => console.log(m) });
   console.log(describeStandIn(srv.url));
   console.log(
     `\nData in ${path.relative(process.cwd(), opts.dataDir) || opts.dataDir} (npm run supabase:reset starts over). Ctrl-C stops.`,
@@ -274,6 +277,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`\n[local supabase] ${signal}: stopping`);
+    stopCron();
     srv.close().then(
       () => process.exit(0),
       (err) => {
