@@ -2,8 +2,9 @@
 // The stand-in's Supabase Cron: what migration 20261126010000 schedules on a hosted project
 // (pg_cron every minute, pg_net POSTing to the purchase webhook's `invitations` path with the
 // service-role key, only while an invitation waits). The stand-in's engine has neither
-// extension, so `npm run supabase:local` runs the same call on a timer of its own; tests and the
-// launch benchmark make the call themselves (runInvitationSchedule) when they choose to.
+// extension, so `npm run supabase:local` (server.mjs --cron) runs the same call on a timer of its
+// own; tests, the e2e stand-in and the launch benchmark make the call themselves
+// (runInvitationSchedule) when they choose to.
 import { SERVICE_ROLE_KEY } from './keys.mjs';
 
 /** The path the schedule calls (hosted: `<project url>/functions/v1/purchase-webhook/invitations`). */
@@ -12,9 +13,10 @@ export const INVITATION_SCHEDULE_PATH = '/functions/v1/purchase-webhook/invitati
 /** pg_cron's `* * * * *`. */
 export const SCHEDULE_EVERY_MS = 60_000;
 
-/** The job's condition: an invitation that is pending, failed or being sent. */
+/** The job's condition (as the migration's): an invitation claim_due_invitations would take. */
 const WAITING_SQL = `select exists (select 1 from public.buyer_invitations
-  where status in ('pending', 'failed', 'sending')) as waiting`;
+  where status = 'pending' or (status = 'failed' and attempts < 5)
+     or (status = 'sending' and claimed_at < now() - interval '10 minutes')) as waiting`;
 
 /**
  * Makes the scheduled call once, as pg_net does, and answers the function's JSON.

@@ -225,13 +225,14 @@ export function describeStandIn(url) {
 }
 
 function parseArgs(argv) {
-  /** @type {{ port: number, host: string, dataDir: string, reset: boolean, resetOnly: boolean }} */
+  /** @type {{ port: number, host: string, dataDir: string, reset: boolean, resetOnly: boolean, cron: boolean }} */
   const opts = {
     port: Number(process.env.LOCAL_SUPABASE_PORT) || 54321,
     host: '127.0.0.1',
     dataDir: DEFAULT_DATA_DIR,
     reset: false,
     resetOnly: false,
+    cron: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -245,8 +246,11 @@ function parseArgs(argv) {
     else if (arg === '--data') opts.dataDir = path.resolve(value());
     else if (arg === '--reset') opts.reset = true;
     else if (arg === '--reset-only') opts.resetOnly = true;
+    else if (arg === '--cron') opts.cron = true;
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: node supabase/local/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only]');
+      console.log(
+        'usage: node supabase/local/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only] [--cron]',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);
   }
@@ -266,8 +270,9 @@ async function main() {
     return;
   }
   const srv = await startServer({ port: opts.port, host: opts.host, dataDir: opts.dataDir, reset: opts.reset });
-  // Supabase Cron's invitation schedule (cron.mjs); tests start servers without it and call it themselves.
-  const stopCron = startLocalCron({ baseUrl: srv.url, db: srv.db, log: (m) => console.log(m) });
+  // --cron (npm run supabase:local): Supabase Cron's invitation schedule (cron.mjs). Tests and the
+  // e2e stand-in run without it and make the call themselves when they mean to.
+  const stopCron = opts.cron ? startLocalCron({ baseUrl: srv.url, db: srv.db, log: (m) => console.log(m) }) : () => {};
   console.log(describeStandIn(srv.url));
   console.log(
     `\nData in ${path.relative(process.cwd(), opts.dataDir) || opts.dataDir} (npm run supabase:reset starts over). Ctrl-C stops.`,

@@ -359,7 +359,9 @@ begin
             timeout_milliseconds := 60000
           )
           where exists (select 1 from public.buyer_invitations
-                        where status in ('pending', 'failed', 'sending'))
+                        where status = 'pending'
+                           or (status = 'failed' and attempts < 5)
+                           or (status = 'sending' and claimed_at < now() - interval '10 minutes'))
         $job$
       )
     $cron$;
