@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { e2eEnv } from './e2e/env';
 import { findChromium, launchOptions } from './scripts/browser.mjs';
+import { LOCAL_HOST, PREVIEW_PORT } from './supabase/auth-urls.mjs';
 
 /**
  * End-to-end tests: the built site (vite build + preview) against the local Supabase
@@ -11,8 +12,8 @@ import { findChromium, launchOptions } from './scripts/browser.mjs';
  */
 const chromium = findChromium();
 
-const sitePort = Number(process.env.E2E_SITE_PORT ?? 4173);
-const siteUrl = `http://127.0.0.1:${sitePort}`;
+const sitePort = Number(process.env.E2E_SITE_PORT ?? PREVIEW_PORT);
+const siteUrl = `http://${LOCAL_HOST}:${sitePort}`;
 
 const standIn = {
   command: `node supabase/local/server.mjs --port ${e2eEnv.standInPort} --data supabase/.local-data/e2e --reset`,

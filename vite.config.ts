@@ -7,6 +7,7 @@ import { securityHeadersPlugin } from './scripts/vite-security-headers.mjs';
 import { chunkMapPlugin } from './scripts/vite-chunk-map.mjs';
 import { earlyInputPlugin, earlyInputScript, scriptHash } from './scripts/early-input.mjs';
 import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './src/lib/needs-app.ts';
+import { DEV_PORT, LOCAL_HOST, PREVIEW_PORT } from './supabase/auth-urls.mjs';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 /** Holds a visitor's first taps until the boot script runs: inline in every page, allowed by its hash. */
@@ -25,8 +26,9 @@ export default defineConfig({
     chunkMapPlugin(),
   ],
   resolve: { alias: { '@': src } },
-  server: { host: '127.0.0.1', port: 5173 },
-  preview: { host: '127.0.0.1', port: 4173 },
+  // The addresses supabase/config.toml allows auth links back to (supabase/auth-urls.mjs).
+  server: { host: LOCAL_HOST, port: DEV_PORT },
+  preview: { host: LOCAL_HOST, port: PREVIEW_PORT },
   build: {
     target: 'es2022',
     sourcemap: false,
@@ -69,7 +71,7 @@ export default defineConfig({
         test: {
           name: 'tooling',
           environment: 'node',
-          include: ['scripts/**/*.test.ts'],
+          include: ['scripts/**/*.test.ts', 'supabase/*.test.ts'],
           testTimeout: 60_000,
         },
       },

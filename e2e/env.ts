@@ -11,6 +11,6 @@ export const e2eEnv = {
   usingStandIn,
   standInPort,
   supabaseUrl: process.env.SUPABASE_URL ?? `http://127.0.0.1:${standInPort}`,
-  anonKey: process.env.SUPABASE_ANON_KEY ?? (ANON_KEY as string),
-  serviceRoleKey: process.env.SUPABASE_SERVICE_ROLE_KEY ?? (SERVICE_ROLE_KEY as string),
+  anonKey: process.env.SUPABASE_ANON_KEY ?? ANON_KEY,
+  serviceRoleKey: process.env.SUPABASE_SERVICE_ROLE_KEY ?? SERVICE_ROLE_KEY,
 };

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page, type Route } from '@playwright/test';
-import { createClient } from '@supabase/supabase-js';
+import { createClient, type RealtimeClientOptions } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import ws from 'ws';
 import { AUTH_STORAGE_KEY } from '../src/config/auth-storage';
@@ -11,7 +11,7 @@ import { e2eEnv } from './env';
 // Node 20 has no global WebSocket; supabase-js needs one handed in for its realtime client.
 const nodeOptions = {
   auth: { persistSession: false, autoRefreshToken: false },
-  realtime: { transport: ws as unknown as typeof WebSocket },
+  realtime: { transport: ws as RealtimeClientOptions['transport'] },
 } as const;
 
 export const admin = createClient(e2eEnv.supabaseUrl, e2eEnv.serviceRoleKey, nodeOptions);
@@ -30,7 +30,7 @@ async function createUser(options: UserOptions): Promise<TestUser> {
   if (error || !data.user) throw new Error(`createUser failed: ${error?.message}`);
   const id = data.user.id;
   if (options.tier) {
-    // The database derives user_tiers from purchases and staff grants (supabase/migrations/20261124000100).
+    // The database derives user_tiers from purchases and staff grants (supabase/migrations/20261125000000_baseline.sql).
     const { error: tierError } = await admin
       .from('tier_grants')
       .insert({ user_id: id, tier: options.tier, reason: 'e2e fixture' });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { paths } from '../src/config/paths';
 import { admin, anonClient, expect, expectAccessible, test, waitForHydration } from './fixtures';
 import { e2eEnv } from './env';
 import { readInbox } from './inbox';
@@ -90,7 +91,7 @@ test('an invitation: the buyer opens the e-mailed link, chooses a password and l
 }) => {
   const email = `e2e-invite-${randomUUID()}@example.com`;
   const { data, error } = await admin.auth.admin.inviteUserByEmail(email, {
-    redirectTo: `${baseURL}/auth/set-password`,
+    redirectTo: `${baseURL}${paths.setPassword}`,
   });
   expect(error).toBeNull();
   const id = data.user!.id;
@@ -128,7 +129,7 @@ test('an invitation: the buyer opens the e-mailed link, chooses a password and l
 });
 
 test('a refused link says it has expired and sends a new one', async ({ page, baseURL }) => {
-  const target = encodeURIComponent(`${baseURL}/auth/set-password`);
+  const target = encodeURIComponent(`${baseURL}${paths.setPassword}`);
   // What a spent, expired or edited link does: the auth server redirects with the error.
   await page.goto(`${e2eEnv.supabaseUrl}/auth/v1/verify?token=not-a-token&type=recovery&redirect_to=${target}`);
   await expect(page).toHaveURL(/\/auth\/set-password/);

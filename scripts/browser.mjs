@@ -1,3 +1,4 @@
+// @ts-check
 // Which Chromium the end-to-end tests drive. One resolver, used by playwright.config.ts (to
 // launch it) and by scripts/ensure-browser.mjs (to check it starts, or install one first),
 // so the two cannot disagree.
@@ -89,8 +90,9 @@ export function liveFacts() {
  */
 export function playwrightHeadlessShell() {
   try {
-    const require = createRequire(import.meta.url);
-    const { registry } = require('playwright-core/lib/coreBundle');
+    // Playwright's internals ship no types: the one call used here, typed by hand.
+    /** @type {{ registry: { registry: { findExecutable(name: string): { executablePath(): string | undefined } | undefined } } }} */
+    const { registry } = createRequire(import.meta.url)('playwright-core/lib/coreBundle');
     return registry.registry.findExecutable('chromium-headless-shell')?.executablePath() || undefined;
   } catch {
     return undefined;

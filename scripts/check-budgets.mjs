@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The public pages' budgets, checked on a build (issue 9). Fails, naming each problem, when:
 //   - a page's initial JavaScript, its CSS or its HTML outgrows its budget (gzip sizes);
 //   - supabase-js, zod, react-query or Radix dialog/tabs sits in the initial chunks of `/`,
@@ -418,8 +419,9 @@ export function formatReport(
       m.html === null ? 'not prerendered' : `${kb(m.html)} / ${kb(budgets.html[key])}`,
     ];
   });
-  const table = [['page', 'first-load JS (gzip / budget)', 'JS to hydrate', 'CSS', 'HTML'], ...rows];
-  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i]?.length ?? 0)));
+  const header = ['page', 'first-load JS (gzip / budget)', 'JS to hydrate', 'CSS', 'HTML'];
+  const table = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]?.length ?? 0)));
   const lines = table.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  '));
   const verdict = result.failures.length
     ? `\n${result.failures.length} budget failure(s):\n${result.failures.map((f) => `  - [${f.check}] ${f.message}`).join('\n')}`

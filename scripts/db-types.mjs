@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run db:types`: writes src/types/database.ts from the migrated schema with Supabase's
 // own type generator, the engine behind `supabase gen types typescript` (postgres-meta's
 // /generators/typescript route calls exactly these two functions of

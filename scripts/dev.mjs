@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run dev`: the Vite dev server, plus the local Supabase stand-in when no hosted project
 // is configured (VITE_SUPABASE_URL in the environment or in .env / .env.local /
 // .env.development / .env.development.local). Ctrl-C stops both.
@@ -10,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ENV_FILES = ['.env', '.env.local', '.env.development', '.env.development.local'];
 
-/** The value of `name` the way Vite would see it (process env wins over files). */
+/**
+ * The value of `name` the way Vite would see it (process env wins over files).
+ * @param {string} name
+ * @returns {string | undefined}
+ */
 function configured(name) {
   if (process.env[name]) return process.env[name];
   let value;
@@ -32,7 +37,7 @@ async function main() {
   if (configured('VITE_SUPABASE_URL')) {
     console.log(`Using the Supabase project at ${configured('VITE_SUPABASE_URL')} (from the environment / .env).`);
     const child = spawn(vite, viteArgs, { cwd: root, stdio: 'inherit' });
-    const forward = (signal) => child.kill(signal);
+    const forward = (/** @type {NodeJS.Signals} */ signal) => child.kill(signal);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
     child.on('exit', (code, signal) => process.exit(code ?? (signal ? 130 : 0)));

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's first script, inline in <head> (issue 19): from the first paint until the boot
 // script runs (a deferred module, a round trip or more later on a phone), a tap on a control
 // that needs the app, or an arrow key on a tab, is held here, so it neither does the wrong

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Part of `npm test`, before `playwright test`: make sure the Chromium that
 // playwright.config.ts will launch (scripts/browser.mjs decides) exists and starts, installing
 // one if the machine has none. Order: CHROMIUM_PATH, Playwright's installed browser, a Chrome
@@ -98,10 +99,11 @@ export function adviceWhenMissing(/** @type {Machine} */ machine) {
 
 /** @returns {Machine} */
 function liveMachine() {
+  /** @type {string[]} */
   let ids = [];
   try {
     const release = readFileSync('/etc/os-release', 'utf8');
-    const field = (name) => new RegExp(`^${name}=["']?([^"'\\n]*)`, 'm').exec(release)?.[1] ?? '';
+    const field = (/** @type {string} */ name) => new RegExp(`^${name}=["']?([^"'\\n]*)`, 'm').exec(release)?.[1] ?? '';
     ids = `${field('ID')} ${field('ID_LIKE')}`.toLowerCase().split(/\s+/).filter(Boolean);
   } catch {
     // not Linux, or no os-release: no apt step
@@ -128,7 +130,7 @@ function run(/** @type {string} */ command, /** @type {string[]} */ args, /** @t
     killSignal: 'SIGKILL',
     env: { ...process.env, ...env },
   });
-  if (result.error?.code === 'ETIMEDOUT')
+  if (/** @type {NodeJS.ErrnoException | undefined} */ (result.error)?.code === 'ETIMEDOUT')
     console.error(`${command} ${args.join(' ')}: gave up after ${timeout / 1000} s`);
   return result.status === 0;
 }

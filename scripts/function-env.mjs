@@ -1,3 +1,4 @@
+// @ts-check
 // Writes supabase/functions/.env for a `supabase start` stack: the Supabase CLI gives every
 // Edge Function the variables in that file (its fallback env file when no --env-file is named,
 // read by both `supabase start` and `supabase functions serve`), on top of the SUPABASE_URL and

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run perf`: issue 9's measurement. Builds the site against the local Supabase stand-in,
 // serves dist/ the way a static host does (precompressed brotli / gzip, the production headers
 // from dist/_headers, prerendered pages, the SPA fallback), and runs Lighthouse (mobile,
@@ -178,11 +179,20 @@ export function median(/** @type {number[]} */ values) {
 }
 
 /**
+ * The parts of a Lighthouse result (`import('lighthouse').Result`) the figures are read from.
+ * @typedef {{
+ *   categories: Record<string, { score: number | null } | undefined>,
+ *   audits: Record<string, { numericValue?: number, details?: object } | undefined>,
+ * }} LighthouseResult
+ */
+
+/**
  * The figures of one Lighthouse result.
- * @param {any} lhr
+ * @param {LighthouseResult} lhr
  */
 export function figuresOf(lhr) {
   const audit = (/** @type {string} */ id) => lhr.audits[id]?.numericValue ?? NaN;
+  const requests = lhr.audits['network-requests']?.details;
   return {
     score: Math.round((lhr.categories.performance?.score ?? NaN) * 100),
     fcp: audit('first-contentful-paint'),
@@ -190,7 +200,7 @@ export function figuresOf(lhr) {
     tbt: audit('total-blocking-time'),
     cls: audit('cumulative-layout-shift'),
     bytes: audit('total-byte-weight'),
-    requests: lhr.audits['network-requests']?.details?.items?.length ?? NaN,
+    requests: requests && 'items' in requests && Array.isArray(requests.items) ? requests.items.length : NaN,
   };
 }
 
@@ -215,11 +225,12 @@ export function formatTable(results) {
       String(m('requests')),
     ];
   });
-  const table = [['page', 'score', 'FCP', 'LCP', 'TBT', 'CLS', 'transferred', 'requests'], ...rows];
-  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i]?.length ?? 0)));
+  const header = ['page', 'score', 'FCP', 'LCP', 'TBT', 'CLS', 'transferred', 'requests'];
+  const table = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]?.length ?? 0)));
   const line = (/** @type {string[]} */ row) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
   const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`;
-  return [line(table[0]), rule, ...rows.map(line)].join('\n');
+  return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
 function parseArgs(/** @type {string[]} */ argv) {
@@ -325,11 +336,11 @@ async function main() {
     const session = await memberSession(standIn.url, ANON_KEY);
     console.log(`[perf] serving dist/ at ${site}; Lighthouse ${options.runs}× per page with ${executablePath}`);
 
-    /** @type {{ path: string, runs: Figures[], raw: any[] }[]} */
+    /** @type {{ path: string, runs: Figures[], raw: unknown[] }[]} */
     const results = [];
     for (const pagePath of options.only === 'taps' ? [] : options.pages) {
       const spec = PAGES.find((p) => p.path === pagePath) ?? { path: pagePath, signedIn: false };
-      const entry = { path: spec.path, runs: /** @type {Figures[]} */ ([]), raw: /** @type {any[]} */ ([]) };
+      const entry = { path: spec.path, runs: /** @type {Figures[]} */ ([]), raw: /** @type {unknown[]} */ ([]) };
       for (let i = 0; i < options.runs; i++) {
         // A fresh browser per run: nothing cached from the run before.
         const browser = await puppeteer.launch({

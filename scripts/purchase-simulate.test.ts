@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tiers } from '../src/content/tiers';
 import { denoExecutable } from '../supabase/local/functions.mjs';
 import { serviceClient, startStandIn, uniqueEmail, type StandIn } from '../supabase/local/tests/helpers';
 
@@ -78,6 +79,7 @@ describe('npm run purchase:simulate', () => {
   it('refuses a product it does not know, without sending anything', async () => {
     const result = await simulate('--email', 'a@b.c', '--product', 'gold');
     expect(result.code).toBe(2);
-    expect(result.output).toContain('--product must be one of ebook, foundation, accelerated, complete');
+    // One product per tier, named after it.
+    expect(result.output).toContain(`--product must be one of ${tiers.join(', ')}`);
   });
 });

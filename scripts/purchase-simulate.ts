@@ -14,11 +14,16 @@ import { parseArgs } from 'node:util';
 import { bundles } from '../src/content/bundles.ts';
 import { purchasableProducts } from '../src/content/products.ts';
 import { site } from '../src/content/site.ts';
-import { concatBytes, hmacSha256, toBase64, toHex, utf8 } from '../supabase/functions/purchase-webhook/crypto.ts';
+import { toHex, utf8 } from '../supabase/functions/purchase-webhook/crypto.ts';
+import {
+  SHOPIFY_SIGNATURE_HEADER,
+  shopifySignatureHeader,
+  STRIPE_SIGNATURE_HEADER,
+  stripeSignatureHeader,
+} from '../supabase/functions/purchase-webhook/signing.ts';
 import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
 
-const USAGE =
-  'usage: npm run purchase:simulate -- --email a@b.c --product ebook|foundation|accelerated|complete [--refund] [--provider shopify|stripe] [--order ID] [--url URL]';
+const USAGE = `usage: npm run purchase:simulate -- --email a@b.c --product ${purchasableProducts.map((p) => p.product).join('|')} [--refund] [--provider shopify|stripe] [--order ID] [--url URL]`;
 
 type Simulation = {
   provider: 'shopify' | 'stripe';
@@ -110,7 +115,7 @@ async function shopify(sim: Simulation): Promise<Request> {
       'X-Shopify-Webhook-Id': crypto.randomUUID(),
       'X-Shopify-Shop-Domain': 'simulated.myshopify.com',
       'X-Shopify-Triggered-At': now,
-      'X-Shopify-Hmac-Sha256': toBase64(await hmacSha256(secret, utf8(raw))),
+      [SHOPIFY_SIGNATURE_HEADER]: await shopifySignatureHeader(secret, raw),
     },
     body: raw,
   });
@@ -151,10 +156,12 @@ async function stripe(sim: Simulation): Promise<Request> {
   };
   const raw = JSON.stringify(event);
   const secret = process.env.STRIPE_WEBHOOK_SECRET || LOCAL_FUNCTION_SECRETS.STRIPE_WEBHOOK_SECRET;
-  const signature = toHex(await hmacSha256(secret, concatBytes(utf8(`${created}.`), utf8(raw))));
   return new Request(sim.url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': `t=${created},v1=${signature}` },
+    headers: {
+      'Content-Type': 'application/json',
+      [STRIPE_SIGNATURE_HEADER]: await stripeSignatureHeader(secret, created, raw),
+    },
     body: raw,
   });
 }

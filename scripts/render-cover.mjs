@@ -1,3 +1,4 @@
+// @ts-check
 // Renders public/yes-you-can-cover.webp, the ebook cover the pages show, from its source
 // public/yes-you-can-cover.svg. Run once after changing the SVG, and commit the WebP:
 //   node scripts/render-cover.mjs

@@ -1,3 +1,4 @@
+// @ts-check
 // Renders public/og-image.png, the 1200x630 picture a shared link to the site shows (Open
 // Graph, Twitter card). Run once after changing the copy or the cover, and commit the PNG:
 //   node scripts/render-share-image.mjs

@@ -1,3 +1,4 @@
+// @ts-check
 // The production response headers: one source of truth for the static hosts' files that the
 // build writes (dist/_headers and dist/_redirects for Netlify and Cloudflare Pages,
 // dist/vercel.json for Vercel) and for `vite preview`, which the end-to-end suite runs, so a

@@ -1,3 +1,4 @@
+// @ts-check
 // Uploads the sample files of every resource card into the private `resources` bucket through
 // the Storage API with the service-role key, so the same seed works against the local stand-in
 // and a real `supabase start` stack (or a hosted project). Idempotent: every upload is an
@@ -37,7 +38,7 @@ export async function seedSampleFiles({
   const admin = createClient(url, serviceRoleKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     // Node 20 has no global WebSocket; supabase-js wants one for its (unused) realtime client.
-    realtime: { transport: /** @type {any} */ (ws) },
+    realtime: { transport: /** @type {import('@supabase/supabase-js').RealtimeClientOptions['transport']} */ (ws) },
   });
   const written = [];
   for (const { name, contentType, bytes } of sampleObjects()) {

@@ -1,3 +1,4 @@
+// @ts-check
 // sitemap.xml and robots.txt for the build (scripts/vite-prerender.mjs writes them into dist/).
 
 /** @param {string} value */

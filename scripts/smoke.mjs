@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run smoke`: checks a deployed Supabase project from outside, the way a visitor's browser
 // reaches it, before a customer finds out. Issue 25's check is the first: e-mail confirmations
 // must be on (`mailer_autoconfirm: false` in the auth server's public settings), or whoever

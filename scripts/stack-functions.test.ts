@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { paths } from '../src/config/paths';
 import { readConfig } from '../supabase/functions/purchase-webhook/config.ts';
 import { createWebhookHandler } from '../supabase/functions/purchase-webhook/handler.ts';
 import type { PurchaseStore } from '../supabase/functions/purchase-webhook/types.ts';
@@ -40,7 +41,7 @@ async function stack(env: Record<string, string>, gatewayErrorsFirst = 0) {
   const handle = createWebhookHandler({
     providers: config.providers,
     store: neverCalled,
-    inviteRedirectTo: `${config.siteUrl}/auth/set-password`,
+    inviteRedirectTo: `${config.siteUrl}${paths.setPassword}`,
   });
   const seen: string[] = [];
   const server = createServer((req, res) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // Vite plugin: after the client build, renders the public pages to HTML with the app's own
 // routes and components (src/entry-server.tsx, built for Node into .prerender-*, then removed) and
 // writes them into dist/: index.html (/), bundles.html (/bundles), ..., and the member pages'
@@ -34,12 +35,15 @@ export function pageHtml(template, { html, head, css, preload }) {
   );
 }
 
-/** The shell for every path that is not prerendered: index.html, kept out of search results. */
+/**
+ * The shell for every path that is not prerendered: index.html, kept out of search results.
+ * @param {string} template
+ */
 export function shellHtml(template) {
   return template.replace('</head>', '  <meta name="robots" content="noindex" />\n  </head>');
 }
 
-function kilobytes(bytes) {
+function kilobytes(/** @type {number} */ bytes) {
   return `${(bytes / 1000).toFixed(2)} kB`;
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Vite plugin: writes the static hosts' header files into the build, and makes `vite preview`
 // send exactly the headers in dist/_headers and fall back as dist/_redirects says (so the
 // end-to-end suite runs under the shipped policy and routing). The dev server is left alone: Vite's dev client needs inline scripts and its own

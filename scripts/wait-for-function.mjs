@@ -1,3 +1,4 @@
+// @ts-check
 // Waits until a `supabase start` stack's edge runtime serves the purchase webhook with its
 // secrets. `supabase start` starts the runtime without a health check, and a function boots on
 // its first request (its npm imports are fetched then), so the first deliveries of the e2e suite

@@ -54,7 +54,7 @@ begin
     end if;
 
     if account.tier is not null then
-      -- Tiers are derived from purchases and staff grants (migration 20261124000100).
+      -- Tiers are derived from purchases and staff grants (baseline migration, sections 7 and 8).
       insert into public.tier_grants (user_id, tier, reason) values (account.id, account.tier, 'Demo account (supabase/seed.sql)');
     end if;
 

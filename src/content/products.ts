@@ -9,17 +9,15 @@
  * or variant ids, and Stripe price ids (`price_…`, on the product's page in the Stripe
  * dashboard). A sale of an id that is listed nowhere is acknowledged, logged and grants nothing.
  *
- * This file imports nothing, on purpose: the Edge Function (Deno) imports it as it is, and
- * Deno wants every import written with its extension, which the app's own modules are not.
+ * The Edge Function (Deno) imports this file as it is, and Deno wants every import written
+ * with its extension: hence `./tiers.ts`, and nothing here that imports through `@/`.
  */
-
-/** The tiers a purchase can grant: the `public.tier` enum (products.test.ts checks they agree). */
-export type ProductTier = 'ebook' | 'foundation' | 'accelerated' | 'complete';
+import type { Tier } from './tiers.ts';
 
 export type PurchasableProduct = {
   /** Recorded as `purchases.product`: the bundle id, or `ebook`. */
-  product: ProductTier;
-  tier: ProductTier;
+  product: Tier;
+  tier: Tier;
   /** A Shopify line item matches when its product id or its variant id is listed. */
   shopify: { productIds: readonly string[]; variantIds: readonly string[] };
   /** A Stripe Checkout line item matches when its price id is listed. */
@@ -52,9 +50,6 @@ export const purchasableProducts: readonly PurchasableProduct[] = [
     stripe: { priceIds: ['REPLACE_ME_stripe_price_complete'] },
   },
 ];
-
-/** Tiers lowest to highest, as `public.tier_rank()` orders them. */
-export const productTierOrder: readonly ProductTier[] = ['ebook', 'foundation', 'accelerated', 'complete'];
 
 /** True while an id is still the placeholder shipped in this file. */
 export function isPlaceholderId(id: string): boolean {

@@ -1,19 +1,18 @@
-import type { Enums } from '@/types/database';
+// The tiers and their order for all TypeScript: the app, the purchase webhook (Deno imports
+// this file as it is, hence the relative import with its extension), the stand-in, the scripts
+// and the tests. The one definition is the `public.tier` enum in the migrations; `npm run
+// db:types` carries it into src/types/database.ts, and this module only names it.
+import { Constants, type Enums } from '../types/database.ts';
 
 /** A subscription tier: the `public.tier` enum, as generated from the migrations. */
 export type Tier = Enums<'tier'>;
 
 /**
- * Subscription tiers, lowest to highest. Tiers are cumulative: a tier unlocks everything
- * of its own rank and below. The same order lives in SQL as the `public.tier` enum and
- * `public.tier_rank()`; the content and database tests check they agree.
+ * Subscription tiers, lowest to highest: the enum's values in the enum's order, which is also
+ * the order `public.tier_rank()` ranks them in. Tiers are cumulative: a tier unlocks
+ * everything of its own rank and below.
  */
-export const tiers = ['ebook', 'foundation', 'accelerated', 'complete'] as const satisfies readonly Tier[];
-
-/** Compiles only while `tiers` lists every tier of the enum (a new enum value breaks the build). */
-type MissingTiers = Exclude<Tier, (typeof tiers)[number]>;
-const everyTierListed: [MissingTiers] extends [never] ? true : never = true;
-void everyTierListed;
+export const tiers = Constants.public.Enums.tier;
 
 export const tierLabels: Record<Tier, string> = {
   ebook: 'Ebook Only',

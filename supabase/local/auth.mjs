@@ -326,7 +326,7 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config
    * models.User.Confirm (internal/models/user.go): the address is confirmed now, the
    * confirmation token is spent, user_metadata says email_verified, and every one-time token
    * of the user goes. Purchases attach here (a trigger), and a password set before, by another
-   * request, stops working (migration 20261125000100).
+   * request, stops working (baseline migration, section 12).
    */
   async function confirmUser(tx, userId) {
     await tx.query(
@@ -868,8 +868,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config
    * signupVerify (internal/api/verify.go): an invited user without a password gets a random one
    * (UpdatePassword: every session ends; the app then asks for a real one), then the address is
    * confirmed and the e-mail identity marked verified. A password the account had already is
-   * kept by GoTrue; the trigger of migration 20261125000100 makes it unusable as the address is
-   * confirmed, since the confirming request did not set it.
+   * kept by GoTrue; a trigger of the baseline migration (section 12) makes it unusable as the
+   * address is confirmed, since the confirming request did not set it.
    */
   async function signupVerify(tx, user) {
     if (!user.encrypted_password && user.invited_at)

@@ -57,7 +57,12 @@ async function runFile(tx, file) {
 }
 
 /**
- * Applies migrations not yet recorded in supabase_migrations.schema_migrations.
+ * Applies migrations not yet recorded in supabase_migrations.schema_migrations. A database
+ * that recorded a version with no file in supabase/migrations (built before the migrations
+ * were squashed into the baseline, or on another branch) is refused, as the Supabase CLI
+ * refuses it (ErrMissingLocal in pkg/migration/list.go, "Remote migration versions not found
+ * in local migrations directory", suggested by internal/migration/up/up.go); here the fix
+ * is rebuilding the local data folder.
  * @param {import('@electric-sql/pglite').Transaction} tx
  */
 async function applyPendingMigrations(tx) {
@@ -66,6 +71,14 @@ async function applyPendingMigrations(tx) {
       (row) => /** @type {{ version: string }} */ (row).version,
     ),
   );
+  const files = new Set(listMigrations().map((m) => m.version));
+  const missing = [...applied].filter((version) => !files.has(version)).sort();
+  if (missing.length > 0)
+    throw new Error(
+      `Remote migration versions not found in local migrations directory: ${missing.join(', ')}. ` +
+        'This local database was built from migrations that are no longer in supabase/migrations ' +
+        '(squashed into the baseline, or from another branch): rebuild it with npm run supabase:reset.',
+    );
   for (const migration of listMigrations()) {
     if (applied.has(migration.version)) continue;
     await runFile(tx, migration.file);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tiers } from '../../src/content/tiers';
 import { bootstrapFile, createDatabase, migrationsDir, seedFile, withClaims, type Claims } from '../local/db.mjs';
 
 type Identity = {
@@ -23,7 +24,7 @@ let db: PGlite;
 const people = Array.from({ length: 12 }, (_, i) => ({
   id: `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
   email: `person${i}@example.com`,
-  tier: (['ebook', 'foundation', 'accelerated', 'complete', null] as const)[i % 5] ?? null,
+  tier: [...tiers, null][i % (tiers.length + 1)] ?? null,
 }));
 
 beforeAll(async () => {
@@ -176,5 +177,16 @@ describe('createDatabase', () => {
       async (tx) => (await tx.query(`select tier from public.user_tiers`)).rows,
     );
     expect(tier).toEqual([{ tier: people[1]?.tier }]);
+  });
+
+  it('refuses to reopen a database that recorded a migration no longer in supabase/migrations, saying to reset', async () => {
+    // As a data folder built before the migrations were squashed into the baseline.
+    await db.query(
+      `insert into supabase_migrations.schema_migrations (version, name) values ('20261122000100', 'staff')`,
+    );
+    await db.close();
+    await expect(createDatabase({ dataDir })).rejects.toThrow(
+      /Remote migration versions not found in local migrations directory: 20261122000100\..*npm run supabase:reset/,
+    );
   });
 });

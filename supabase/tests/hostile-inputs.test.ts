@@ -2,6 +2,7 @@
 // their own JWT. Every attempt must be refused with nothing changed (superuser snapshot
 // before and after); a few boundary cases next to them must still work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tiers } from '../../src/content/tiers';
 import type { Claims } from '../local/db.mjs';
 import { anonClaims, attempt, demo, objectMetadata, putObject, serviceClaims, snapshot, userClaims } from './helpers';
 import { createServerDatabase, type Database } from './server-database';
@@ -443,7 +444,7 @@ beforeAll(async () => {
   db = await createServerDatabase();
   for (const id of Object.values(demo))
     await putObject(db, 'avatars', `${id}/avatar.png`, id, objectMetadata('image/png', 2048));
-  for (const tier of ['ebook', 'foundation', 'accelerated', 'complete']) {
+  for (const tier of tiers) {
     await putObject(
       db,
       'resources',

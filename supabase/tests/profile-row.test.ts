@@ -1,13 +1,14 @@
-// The database owns the profile row (migration 20261123000100): every new auth user gets one
-// from the on_auth_user_created trigger, users created before the migration get one from its
-// backfill, and a signed-in user can update theirs but never insert one.
+// The database owns the profile row (the baseline migration, section 5): every new auth user
+// gets one from the on_auth_user_created trigger, users who signed up before the baseline ran
+// (a hosted project's auth works before its first `db push`) get one from its backfill, and a
+// signed-in user can update theirs but never insert one.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMigrations } from '../local/db.mjs';
 import { attempt, userClaims } from './helpers';
 import { createServerDatabase, type Database } from './server-database';
 
-const ownerMigration = '20261123000100';
+const baselineVersion = '20261125000000';
 
 type Profile = { id: string; user_id: string; display_name: string | null; avatar_url: string | null };
 
@@ -106,35 +107,33 @@ describe('on a migrated database', () => {
   });
 });
 
-describe('the migration', () => {
+describe('the baseline migration', () => {
   let db: Database;
-  const before = listMigrations().filter((m) => m.version < ownerMigration);
-  const migration = listMigrations().find((m) => m.version === ownerMigration);
+  const baseline = listMigrations().find((m) => m.version === baselineVersion);
   const early = '30000000-0000-4000-8000-000000000001';
-  const named = '30000000-0000-4000-8000-000000000002';
+  const later = '30000000-0000-4000-8000-000000000002';
 
   beforeAll(async () => {
-    // The schema as it was before the migration, with users who signed up back then: one
-    // without a profile row, one who had created theirs.
+    // The platform alone, with users who signed up before the first migration ran.
     db = await createServerDatabase({ migrations: false });
-    for (const m of before) await db.exec(readFileSync(m.file, 'utf8'));
     await createUser(db, early, 'early@example.com');
-    await createUser(db, named, 'named@example.com');
-    await db.query(`insert into public.profiles (id, user_id, display_name) values ($1, $1, 'Already Named')`, [named]);
+    await createUser(db, later, 'later@example.com');
   });
 
   afterAll(async () => {
     await db?.close();
   });
 
-  it('backfills a row for every existing user and keeps rows that exist', async () => {
-    expect(migration).toBeDefined();
-    expect(await profileOf(db, early)).toEqual([]);
-    await db.exec(readFileSync(migration!.file, 'utf8'));
+  it('is the first migration', () => {
+    expect(listMigrations()[0]?.version).toBe(baselineVersion);
+  });
+
+  it('backfills a row for every user who existed before it', async () => {
+    expect(baseline).toBeDefined();
+    expect(await db.query(`select to_regclass('public.profiles') as t`)).toMatchObject({ rows: [{ t: null }] });
+    await db.exec(readFileSync(baseline!.file, 'utf8'));
     expect(await profileOf(db, early)).toEqual([{ id: early, user_id: early, display_name: null, avatar_url: null }]);
-    expect(await profileOf(db, named)).toEqual([
-      { id: named, user_id: named, display_name: 'Already Named', avatar_url: null },
-    ]);
+    expect(await profileOf(db, later)).toEqual([{ id: later, user_id: later, display_name: null, avatar_url: null }]);
     const { rows } = await db.query<{ missing: number }>(
       `select count(*)::int as missing from auth.users u where not exists (select 1 from public.profiles p where p.id = u.id)`,
     );

@@ -1,7 +1,8 @@
 // Reading the providers' JSON defensively: every field is checked before use, and a body that
 // lacks what a sale needs is a 400, never a half-recorded purchase.
-import { productTierOrder, purchasableProducts, type PurchasableProduct } from '../../../src/content/products.ts';
-import { WebhookError, type Tier } from './types.ts';
+import { purchasableProducts, type PurchasableProduct } from '../../../src/content/products.ts';
+import { tierRank } from '../../../src/content/tiers.ts';
+import { WebhookError } from './types.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -89,15 +90,11 @@ export function isoOr(value: unknown, fallback: Date): string {
   return fallback.toISOString();
 }
 
-function rank(tier: Tier): number {
-  return productTierOrder.indexOf(tier);
-}
-
 /** The product granting the highest tier among `found`; null when none is known. */
 export function highestProduct(found: ReadonlyArray<PurchasableProduct | undefined>): PurchasableProduct | null {
   let best: PurchasableProduct | null = null;
   for (const product of found) {
-    if (product && (!best || rank(product.tier) > rank(best.tier))) best = product;
+    if (product && (!best || tierRank(product.tier) > tierRank(best.tier))) best = product;
   }
   return best;
 }

@@ -3,7 +3,7 @@
 // delivery in X-Shopify-Webhook-Id, the id retries keep, which the database de-duplicates.
 // Shopify signs no timestamp, so there is no staleness to check: a replayed delivery is caught
 // by its webhook id instead (docs/decisions.md #29).
-import { fromBase64, hmacSha256, timingSafeEqual } from './crypto.ts';
+import { fromBase64, timingSafeEqual } from './crypto.ts';
 import {
   decimalToMinorUnits,
   highestProduct,
@@ -15,6 +15,7 @@ import {
   requireEmail,
   requireId,
 } from './payload.ts';
+import { shopifySignature } from './signing.ts';
 import { WebhookError, type ParsedEvent, type PurchaseProvider } from './types.ts';
 
 export function shopifyProvider(secret: string, now: () => Date = () => new Date()): PurchaseProvider {
@@ -25,7 +26,7 @@ export function shopifyProvider(secret: string, now: () => Date = () => new Date
       const header = headers.get('x-shopify-hmac-sha256');
       if (!header) throw new WebhookError(401, 'X-Shopify-Hmac-Sha256 is missing');
       const given = fromBase64(header.trim());
-      const expected = await hmacSha256(secret, rawBody);
+      const expected = await shopifySignature(secret, rawBody);
       if (!given || !timingSafeEqual(given, expected)) throw new WebhookError(401, 'signature does not match');
     },
 

@@ -2,7 +2,7 @@
 // withdraws. Stripe-Signature is `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: HMAC-SHA256 of
 // `${t}.${raw body}` with the endpoint secret; several v1 appear while a secret is being rolled.
 // As Stripe's own libraries do, a timestamp more than 5 minutes old is refused.
-import { concatBytes, fromHex, hmacSha256, timingSafeEqual, utf8 } from './crypto.ts';
+import { fromHex, timingSafeEqual } from './crypto.ts';
 import {
   highestProduct,
   idString,
@@ -14,6 +14,7 @@ import {
   requireId,
   requireMinorUnits,
 } from './payload.ts';
+import { stripeSignature } from './signing.ts';
 import { WebhookError, type ParsedEvent, type PurchaseProvider } from './types.ts';
 
 export const STRIPE_TOLERANCE_SECONDS = 300;
@@ -43,7 +44,7 @@ export function stripeProvider(secret: string, lineItems: StripeLineItems | null
       if (Number.isNaN(timestamp) || signatures.length === 0) {
         throw new WebhookError(401, 'Stripe-Signature has no timestamp or no v1 signature');
       }
-      const expected = await hmacSha256(secret, concatBytes(utf8(`${timestamp}.`), rawBody));
+      const expected = await stripeSignature(secret, timestamp, rawBody);
       // Every candidate is compared, so the time taken does not say which one matched.
       let matched = false;
       for (const signature of signatures) matched = timingSafeEqual(signature, expected) || matched;

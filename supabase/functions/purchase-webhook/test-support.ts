@@ -1,6 +1,13 @@
 // Test support (never imported by index.ts, so never deployed): signed requests as Shopify and
-// Stripe send them, and an in-memory store that keeps the contract's de-duplication by event id.
-import { concatBytes, hmacSha256, toBase64, toHex, utf8 } from './crypto.ts';
+// Stripe send them (signed by signing.ts, which the function verifies with), and an in-memory
+// store that keeps the contract's de-duplication by event id.
+import {
+  SHOPIFY_SIGNATURE_HEADER,
+  shopifySignatureHeader,
+  STRIPE_SIGNATURE_HEADER,
+  stripeSignatureHeader,
+  stripeSignatureHex,
+} from './signing.ts';
 import type {
   InvitationOutcome,
   InviteOutcome,
@@ -30,13 +37,14 @@ export async function shopifyRequest(
     'X-Shopify-Topic': topic,
     'X-Shopify-Webhook-Id': webhookId,
   });
-  const signature = hmac === undefined ? toBase64(await hmacSha256(secret, utf8(raw))) : hmac;
-  if (signature !== null) headers.set('X-Shopify-Hmac-Sha256', signature);
+  const signature = hmac === undefined ? await shopifySignatureHeader(secret, raw) : hmac;
+  if (signature !== null) headers.set(SHOPIFY_SIGNATURE_HEADER, signature);
   return new Request(`${BASE}/shopify`, { method: 'POST', headers, body: raw });
 }
 
-export async function stripeSignature(raw: string, timestamp: number, secret = STRIPE_SECRET): Promise<string> {
-  return toHex(await hmacSha256(secret, concatBytes(utf8(`${timestamp}.`), utf8(raw))));
+/** Stripe's v1 signature of `raw` in hex (signing.ts), with the tests' secret unless told. */
+export function stripeSignature(raw: string, timestamp: number, secret = STRIPE_SECRET): Promise<string> {
+  return stripeSignatureHex(secret, timestamp, raw);
 }
 
 export async function stripeRequest(
@@ -45,8 +53,8 @@ export async function stripeRequest(
 ): Promise<Request> {
   const raw = typeof event === 'string' ? event : JSON.stringify(event);
   const headers = new Headers({ 'Content-Type': 'application/json' });
-  const value = header === undefined ? `t=${timestamp},v1=${await stripeSignature(raw, timestamp, secret)}` : header;
-  if (value !== null) headers.set('Stripe-Signature', value);
+  const value = header === undefined ? await stripeSignatureHeader(secret, timestamp, raw) : header;
+  if (value !== null) headers.set(STRIPE_SIGNATURE_HEADER, value);
   return new Request(`${BASE}/stripe`, { method: 'POST', headers, body: raw });
 }
 

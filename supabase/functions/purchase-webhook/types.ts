@@ -1,8 +1,8 @@
 // The shapes every part of the purchase webhook shares: what a provider adapter makes of a
 // request, and what the handler asks of the store. Plain TypeScript: no Deno or Node globals.
-import type { ProductTier } from '../../../src/content/products.ts';
+import type { Tier } from '../../../src/content/tiers.ts';
 
-export type Tier = ProductTier;
+export type { Tier };
 export type ProviderName = 'shopify' | 'stripe';
 export const providerNames: readonly ProviderName[] = ['shopify', 'stripe'];
 

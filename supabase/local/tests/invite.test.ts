@@ -123,7 +123,7 @@ describe('invite', () => {
     expect(landed.fragment.get('type')).toBe('invite');
     expect((await authRow(email))?.email_confirmed_at).not.toBeNull();
     // GoTrue's signupVerify keeps a password the account already had; the database makes it
-    // unusable as the address is confirmed (migration 20261125000100), so only the person who
+    // unusable as the address is confirmed (baseline migration, section 12), so only the person who
     // followed the link (signed in by it, then asked to choose a password) gets in.
     expect(
       (await anonClient(server.url).auth.signInWithPassword({ email, password: 'squatter-pw' })).error,
