@@ -90,6 +90,8 @@ revoke execute on function private.purchases_need_invitation() from public, anon
 create trigger purchases_queue_invitation
   after insert on public.purchases
   for each row execute function private.purchases_need_invitation();
+comment on trigger purchases_queue_invitation on public.purchases is
+  'Queues the buyer''s invitation when a paid purchase is recorded without a confirmed account (private.purchases_need_invitation).';
 
 /** Trigger on auth.users: once an address is confirmed, its invitation has done its work. */
 create function private.invitation_accepted()
@@ -115,6 +117,12 @@ revoke execute on function private.invitation_accepted() from public, anon, auth
 create trigger on_auth_user_email_confirmed_invitation_accepted
   after insert or update of email_confirmed_at, email on auth.users
   for each row execute function private.invitation_accepted();
+
+do $$ begin
+  comment on trigger on_auth_user_email_confirmed_invitation_accepted on auth.users is
+    'Marks the invitation of a newly confirmed address accepted (private.invitation_accepted).';
+exception when insufficient_privilege then null;
+end $$;
 
 -- Rows for buyers already waiting when this migration runs (sales recorded before it).
 insert into public.buyer_invitations (email, status, sent_at)
