@@ -304,6 +304,20 @@ export type Database = {
         Args: { p_event_id: string; p_occurred_at: string; p_order_id: string; p_provider: string };
         Returns: Json;
       };
+      record_sale: {
+        Args: {
+          p_amount_cents: number;
+          p_currency: string;
+          p_email: string;
+          p_event_id: string;
+          p_occurred_at: string;
+          p_order_id: string;
+          p_product: string;
+          p_provider: string;
+          p_tier: Database['public']['Enums']['tier'];
+        };
+        Returns: Json;
+      };
       resource_path_tier: { Args: { name: string }; Returns: string };
       revoke_tier: { Args: { reason: string; target_user: string }; Returns: undefined };
       staff_list_members: {

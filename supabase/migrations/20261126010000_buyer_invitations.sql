@@ -378,3 +378,60 @@ begin
   end if;
 end
 $$;
+
+-- ---------------------------------------------------------------------------------------------
+-- One call per delivery: record the sale and, for a buyer without a confirmed account, claim the
+-- invitation in the same transaction (a launch-day spike makes every round trip count).
+
+/**
+ * record_purchase(...) and then, unless the account is confirmed, claim_invitation(email):
+ * record_purchase's answer plus `invitation_claim` (the claim id, or null when another delivery
+ * holds it or it is sent and still good). Concurrent deliveries of one order wait on the first
+ * one's row, so exactly one of them gets the claim.
+ */
+create function private.record_sale(
+  p_provider text, p_event_id text, p_order_id text, p_email text, p_product text,
+  p_tier public.tier, p_amount_cents bigint, p_currency text, p_occurred_at timestamptz
+)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_result jsonb;
+begin
+  v_result := private.record_purchase(p_provider, p_event_id, p_order_id, p_email, p_product, p_tier,
+    p_amount_cents, p_currency, p_occurred_at);
+  if v_result ->> 'account' = 'confirmed' then
+    return v_result;
+  end if;
+  return v_result || jsonb_build_object('invitation_claim', private.claim_invitation(p_email));
+end
+$$;
+
+comment on function private.record_sale(text, text, text, text, text, public.tier, bigint, text, timestamptz) is
+  'record_purchase, then claim_invitation for a buyer without a confirmed account, in one transaction. Called by public.record_sale().';
+revoke execute on function private.record_sale(text, text, text, text, text, public.tier, bigint, text, timestamptz)
+  from public, anon, authenticated;
+grant execute on function private.record_sale(text, text, text, text, text, public.tier, bigint, text, timestamptz)
+  to service_role;
+
+create function public.record_sale(
+  p_provider text, p_event_id text, p_order_id text, p_email text, p_product text,
+  p_tier public.tier, p_amount_cents bigint, p_currency text, p_occurred_at timestamptz
+)
+returns jsonb
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.record_sale(p_provider, p_event_id, p_order_id, p_email, p_product, p_tier, p_amount_cents, p_currency, p_occurred_at)
+$$;
+
+comment on function public.record_sale(text, text, text, text, text, public.tier, bigint, text, timestamptz) is
+  'service_role only (the purchase webhook): records a paid order idempotently and claims the buyer''s invitation. Security invoker over private.record_sale().';
+revoke execute on function public.record_sale(text, text, text, text, text, public.tier, bigint, text, timestamptz)
+  from public, anon, authenticated;
+grant execute on function public.record_sale(text, text, text, text, text, public.tier, bigint, text, timestamptz)
+  to service_role;

@@ -102,6 +102,40 @@ describe('buyer_invitations', () => {
     expect(await claimOn(pool[0] as pg.Client, email)).not.toBeNull();
   });
 
+  it('record_sale: eight deliveries of one order at once (one webhook id, and new ids) give exactly one claim', async () => {
+    const email = freshEmail('sale-race');
+    const order = `order-${randomUUID()}`;
+    const event = `evt-${randomUUID()}`;
+    const results = await Promise.all(
+      pool.map(async (client, i) => {
+        await client.query('begin');
+        await client.query(`select set_config('role', 'service_role', true)`);
+        const { rows } = await client.query<{ r: Record<string, unknown> }>(
+          `select public.record_sale('shopify', $1, $2, $3, 'Foundation', 'foundation', 4900, 'USD', now()) as r`,
+          [i % 2 ? event : `${event}-${i}`, order, email],
+        );
+        await client.query('commit');
+        return rows[0]?.r ?? {};
+      }),
+    );
+    expect(results.filter((r) => r.duplicate === false)).toHaveLength(1);
+    expect(results.filter((r) => typeof r.invitation_claim === 'string')).toHaveLength(1);
+    expect(results.every((r) => 'invitation_claim' in r)).toBe(true);
+    expect(await invitation(email)).toMatchObject({ status: 'sending', attempts: 1 });
+    // A confirmed buyer's sale claims nothing.
+    const confirmed = freshEmail('sale-confirmed');
+    await db.query(
+      `insert into auth.users (id, aud, role, email, email_confirmed_at) values ($1, 'authenticated', 'authenticated', $2, now())`,
+      [randomUUID(), confirmed],
+    );
+    const [row] = await asService(
+      `select public.record_sale('shopify', $1, $2, $3, 'Foundation', 'foundation', 4900, 'USD', now()) as r`,
+      [`evt-${randomUUID()}`, `order-${randomUUID()}`, confirmed],
+    );
+    expect(row?.r).toMatchObject({ duplicate: false, account: 'confirmed' });
+    expect(row?.r).not.toHaveProperty('invitation_claim');
+  });
+
   it('a pending or failed invitation is claimed again, with its reason kept until then', async () => {
     const email = freshEmail('budget');
     await sale(email);

@@ -222,6 +222,7 @@ describe('privileges', () => {
       ['private.recompute_user_tier(uuid,text,text,boolean)', true],
       ['private.record_purchase(text,text,text,text,text,tier,bigint,text,timestamp with time zone)', true],
       ['private.record_refund(text,text,text,timestamp with time zone)', true],
+      ['private.record_sale(text,text,text,text,text,tier,bigint,text,timestamp with time zone)', true],
       ['private.revoke_tier(uuid,text)', true],
       ['private.staff_list_members(text,integer,integer)', true],
       ['private.staff_member_detail(uuid)', true],
@@ -323,6 +324,7 @@ describe('privileges', () => {
     for (const fn of [
       'record_purchase(text,text,text,text,text,tier,bigint,text,timestamp with time zone)',
       'record_refund(text,text,text,timestamp with time zone)',
+      'record_sale(text,text,text,text,text,tier,bigint,text,timestamp with time zone)',
       'claim_invitation(text)',
       'claim_due_invitations(integer)',
       'finish_invitation(text,uuid,text,text)',

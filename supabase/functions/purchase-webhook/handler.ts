@@ -153,11 +153,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Requ
     return outcome;
   }
 
-  /** The buyer's invitation, for a recorded sale: never throws (the sale is recorded already). */
-  async function inviteOnce(sale: Sale): Promise<InvitationAnswer> {
+  /**
+   * The buyer's invitation, for a recorded sale: never throws (the sale is recorded already).
+   * `claimed`: the claim the store made with the sale (undefined: claim it now).
+   */
+  async function inviteOnce(sale: Sale, claimed: string | null | undefined): Promise<InvitationAnswer> {
     const context = { provider: sale.provider, orderId: sale.orderId };
     try {
-      const claimId = await options.store.claimInvitation(sale.email);
+      const claimId = claimed === undefined ? await options.store.claimInvitation(sale.email) : claimed;
       if (!claimId) return 'already_handled';
       return ANSWER[(await sendClaimed(sale.email, claimId, context)).kind];
     } catch (err) {
@@ -226,7 +229,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Requ
     // database then attaches the purchase. Every delivery (a duplicate too) asks, and the ledger
     // lets exactly one of them send while an invitation is still good (claim_invitation). From
     // here on the sale is recorded: whatever becomes of the e-mail, the answer is 200.
-    const invited = result.account === 'confirmed' ? null : await inviteOnce(event);
+    const invited = result.account === 'confirmed' ? null : await inviteOnce(event, result.invitationClaim);
     return json(200, {
       ok: true,
       outcome: result.duplicate ? 'duplicate' : 'recorded',

@@ -18,7 +18,7 @@ function nullableString(value: unknown): string | null {
 
 function purchaseResult(data: unknown): RecordPurchaseResult {
   if (!isObject(data) || typeof data.duplicate !== 'boolean') {
-    throw new Error(`record_purchase answered ${JSON.stringify(data)}`);
+    throw new Error(`record_sale answered ${JSON.stringify(data)}`);
   }
   const account = data.account === 'confirmed' || data.account === 'unconfirmed' ? data.account : 'none';
   return {
@@ -26,6 +26,7 @@ function purchaseResult(data: unknown): RecordPurchaseResult {
     purchaseId: nullableString(data.purchase_id),
     userId: nullableString(data.user_id),
     account,
+    ...('invitation_claim' in data ? { invitationClaim: nullableString(data.invitation_claim) } : {}),
   };
 }
 
@@ -49,7 +50,8 @@ function alreadyRegistered(error: ApiError): boolean {
 export function createSupabaseStore(client: StoreClient): PurchaseStore {
   return {
     async recordPurchase(sale) {
-      const { data, error } = await client.rpc('record_purchase', {
+      // record_sale: record_purchase, and the invitation claimed in the same call.
+      const { data, error } = await client.rpc('record_sale', {
         p_provider: sale.provider,
         p_event_id: sale.eventId,
         p_order_id: sale.orderId,
@@ -60,7 +62,7 @@ export function createSupabaseStore(client: StoreClient): PurchaseStore {
         p_currency: sale.currency,
         p_occurred_at: sale.occurredAt,
       });
-      if (error) throw new Error(`record_purchase failed: ${error.message}`);
+      if (error) throw new Error(`record_sale failed: ${error.message}`);
       return purchaseResult(data);
     },
 

@@ -65,6 +65,11 @@ export type RecordPurchaseResult = {
   purchaseId: string | null;
   userId: string | null;
   account: 'confirmed' | 'unconfirmed' | 'none';
+  /**
+   * When the store claims the invitation with the sale (public.record_sale): the claim id, or
+   * null when another delivery holds it or it is sent and still good. Absent: not asked.
+   */
+  invitationClaim?: string | null;
 };
 
 /** `public.record_refund`'s answer. */
