@@ -50,7 +50,7 @@ test('sign-up: check the inbox, confirm, choose the password, land signed in whe
     await fillSignIn(page, email, 'a-good-password');
     await expectToast(page, 'Sign in failed', 'Email not confirmed');
 
-    // Told apart by the link's type: the subject is the auth server's template (GoTrue's default here).
+    // Told apart by the link's type: the subject is the auth server's template (config.toml's [auth.email.template.*]).
     await expect.poll(async () => (await readInbox(email)).map((m) => linkType(m.link))).toEqual(['signup']);
     const [mail] = await readInbox(email);
     await page.goto(mail!.link);

@@ -127,10 +127,12 @@ export const SPA_SHELL = '/spa.html';
 
 /**
  * Netlify / Cloudflare Pages `_redirects`: the SPA fallback. Existing files win, and both
- * hosts serve `/bundles` from the prerendered `bundles.html` themselves.
+ * hosts serve `/bundles` from the prerendered `bundles.html` themselves. A missing file under
+ * /assets/ is a 404 first (the first matching rule wins), as vercel.json keeps it: a chunk gone
+ * after a deploy must fail as a script, not arrive as the shell's HTML (`npm run smoke` checks it).
  */
 export function toRedirectsFile() {
-  return `/*  ${SPA_SHELL}  200\n`;
+  return `${HASHED_ASSETS_PREFIX}*  /404.html  404\n/*  ${SPA_SHELL}  200\n`;
 }
 
 /**

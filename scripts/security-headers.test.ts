@@ -91,7 +91,7 @@ describe('the header files', () => {
   });
 
   it('_redirects and vercel.json fall back to the SPA shell (index.html is the prerendered landing page); vercel.json keeps missing chunks 404', () => {
-    expect(toRedirectsFile()).toBe('/*  /spa.html  200\n');
+    expect(toRedirectsFile()).toBe('/assets/*  /404.html  404\n/*  /spa.html  200\n');
     const vercel = JSON.parse(toVercelJson(rules)) as {
       headers: { source: string; headers: { key: string; value: string }[] }[];
       rewrites: { source: string; destination: string }[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pageHtml, shellHtml } from './vite-prerender.mjs';
-import { rewriteFor } from './vite-security-headers.mjs';
+import { notFoundFor, rewriteFor } from './vite-security-headers.mjs';
 
 const template = `<!doctype html>
 <html lang="en">
@@ -60,5 +60,12 @@ describe('rewriteFor (the preview follows dist/_redirects)', () => {
   it('answers a path without a file with the shell', () => {
     expect(rewriteFor('/*  /spa.html  200\n', '/resources')).toBe('/spa.html');
     expect(rewriteFor('# comment\n/old  /new  301\n', '/old')).toBeUndefined();
+  });
+
+  it('answers a missing /assets/ file 404 when the first matching rule says so, and nothing else', () => {
+    const redirects = '/assets/*  /404.html  404\n/*  /spa.html  200\n';
+    expect(notFoundFor(redirects, '/assets/gone-abc123.js')).toBe(true);
+    expect(notFoundFor(redirects, '/resources')).toBe(false);
+    expect(notFoundFor('/*  /spa.html  200\n', '/assets/gone-abc123.js')).toBe(false);
   });
 });

@@ -60,6 +60,21 @@ export function rewriteFor(text, pathname) {
 }
 
 /**
+ * Whether the first `_redirects` rule matching `pathname` answers 404 (Netlify's "not found"
+ * rule), as the host does when no file exists there.
+ * @param {string} text
+ * @param {string} pathname
+ */
+export function notFoundFor(text, pathname) {
+  for (const line of text.split(/\r?\n/)) {
+    const [from, to, status] = line.trim().split(/\s+/);
+    if (!from || !to || from.startsWith('#')) continue;
+    if (from.endsWith('*') ? pathname.startsWith(from.slice(0, -1)) : pathname === from) return status === '404';
+  }
+  return false;
+}
+
+/**
  * @param {{ scriptHashes?: string[] }} [options] hashes of the pages' inline scripts, for the policy
  * @returns {import('vite').Plugin}
  */
@@ -93,6 +108,11 @@ export function securityHeadersPlugin({ scriptHashes = [] } = {}) {
         // Vite's own fallback would answer every unknown path with index.html (the
         // prerendered landing page); the hosts answer it with the shell _redirects names.
         if (!staticFileFor(outDir, url.pathname)) {
+          if (notFoundFor(redirects, url.pathname)) {
+            res.statusCode = 404;
+            res.end('Not Found');
+            return;
+          }
           const target = rewriteFor(redirects, url.pathname);
           if (target) req.url = target + url.search;
         }

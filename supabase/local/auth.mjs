@@ -13,6 +13,7 @@ import { JwtError, signJwt, verifyJwt } from './keys.mjs';
 import { isBadInputPgError } from './pg-errors.mjs';
 import { repoAuthConfig } from './auth-config.mjs';
 import { createEmailBudget, EMAIL_BUDGET_MESSAGE } from './email-budget.mjs';
+import { loadMailTemplates } from './mail-templates.mjs';
 
 // GoTrue's e-mail check (a practical subset of RFC 5322).
 const EMAIL_RE =
@@ -189,10 +190,22 @@ const SINGLE_CONFIRMATION = 'Confirmation link accepted. Please proceed to confi
 
 /**
  * @param {{ db: any, baseUrl: () => string, jwtExpiry: number, siteUrl: string, quiet: boolean,
- *   log: (msg: string) => void, config?: import('./auth-config.mjs').AuthConfig, clock?: () => number }} deps
- *   config: the auth posture; default supabase/config.toml's. clock: the e-mail budget's clock (tests).
+ *   log: (msg: string) => void, config?: import('./auth-config.mjs').AuthConfig,
+ *   mailTemplates?: ReturnType<typeof loadMailTemplates>, clock?: () => number }} deps
+ *   config: the auth posture; default supabase/config.toml's. mailTemplates: the auth e-mails;
+ *   default supabase/config.toml's templates (mail-templates.mjs). clock: the e-mail budget's
+ *   clock, epoch ms (tests).
  */
-export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config = repoAuthConfig(), clock }) {
+export function createAuthService({
+  db,
+  baseUrl,
+  jwtExpiry,
+  siteUrl,
+  log,
+  config = repoAuthConfig(),
+  mailTemplates = loadMailTemplates(),
+  clock,
+}) {
   /** GoTrue's MAILER_AUTOCONFIRM: e-mail confirmations off. */
   const autoconfirm = !config.enableConfirmations;
   /** The project's hourly e-mail budget (email-budget.mjs, GoTrue's limiter). */
@@ -378,14 +391,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config
     await storeOneTimeToken(tx, user.id, 'confirmation', tokenHash, otp, redirect);
     await tx.query(`update auth.users set confirmation_token = $2 where id = $1`, [user.id, tokenHash]);
     const link = verifyLink(tokenHash, 'signup', redirect);
-    await sendMail(
-      user.email,
-      'Confirm your email address',
-      `Follow this link to confirm your user:\n${link}\n\nAlternatively, enter the code: ${otp}`,
-      link,
-      otp,
-      tx,
-    );
+    const mail = mailTemplates.render('confirmation', mailData(user, link, otp, tokenHash, redirect));
+    await sendMail(user.email, mail.subject, mail.text, link, otp, tx);
   }
 
   function accessToken(user, sessionId, amr = 'password') {
@@ -666,25 +673,23 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config
     if (current) {
       await storeOneTimeToken(tx, user.id, 'email_change_current', current.tokenHash, current.otp, redirect);
       const link = verifyLink(current.tokenHash, 'email_change', redirect);
-      await sendMail(
-        user.email,
-        'Confirm your new email address',
-        `Follow this link to confirm the update of your email from ${user.email} to ${newEmail}:\n${link}\n\nAlternatively, enter the code: ${current.otp}`,
-        link,
-        current.otp,
-        tx,
-      );
+      const data = {
+        ...mailData(user, link, current.otp, current.tokenHash, redirect),
+        NewEmail: newEmail,
+        SendingTo: user.email,
+      };
+      const mail = mailTemplates.render('email_change', data);
+      await sendMail(user.email, mail.subject, mail.text, link, current.otp, tx);
     }
     await storeOneTimeToken(tx, user.id, 'email_change_new', fresh.tokenHash, fresh.otp, redirect);
     const link = verifyLink(fresh.tokenHash, 'email_change', redirect);
-    await sendMail(
-      newEmail,
-      'Confirm your new email address',
-      `Follow this link to confirm the update of your email from ${user.email} to ${newEmail}:\n${link}\n\nAlternatively, enter the code: ${fresh.otp}`,
-      link,
-      fresh.otp,
-      tx,
-    );
+    const data = {
+      ...mailData(user, link, fresh.otp, fresh.tokenHash, redirect),
+      NewEmail: newEmail,
+      SendingTo: newEmail,
+    };
+    const mail = mailTemplates.render('email_change', data);
+    await sendMail(newEmail, mail.subject, mail.text, link, fresh.otp, tx);
   }
 
   /**
@@ -752,6 +757,23 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config
       await db.query(`delete from auth.sessions where id = $1::text::uuid`, [String(claims.session_id)]);
   }
 
+  /**
+   * The variables GoTrue passes a mail's template (internal/mailer/templatemailer/templatemailer.go).
+   * @param {{ email: string, raw_user_meta_data?: unknown }} user
+   * @param {string} link @param {string} otp @param {string} tokenHash @param {string} redirect
+   */
+  function mailData(user, link, otp, tokenHash, redirect) {
+    return {
+      SiteURL: siteUrl,
+      ConfirmationURL: link,
+      Email: user.email,
+      Token: otp,
+      TokenHash: tokenHash,
+      Data: user.raw_user_meta_data ?? {},
+      RedirectTo: redirect,
+    };
+  }
+
   /** Writes the mail the hosted auth server would send, prints it and keeps it for GET /inbox. */
   async function sendMail(recipient, subject, body, link, otp, q = db) {
     await q.query(`insert into _local.mail (recipient, subject, body, link, otp) values ($1, $2, $3, $4, $5)`, [
@@ -798,14 +820,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config
       await storeOneTimeToken(tx, user.id, 'recovery', tokenHash, otp, redirect);
       await tx.query(`update auth.users set recovery_token = $2 where id = $1`, [user.id, tokenHash]);
       const link = verifyLink(tokenHash, 'recovery', redirect);
-      await sendMail(
-        email,
-        'Reset Your Password',
-        `Follow this link to reset the password for your user:\n${link}\n\nAlternatively, enter the code: ${otp}`,
-        link,
-        otp,
-        tx,
-      );
+      const mail = mailTemplates.render('recovery', mailData(user, link, otp, tokenHash, redirect));
+      await sendMail(email, mail.subject, mail.text, link, otp, tx);
     });
     return {};
   }
@@ -839,14 +855,8 @@ export function createAuthService({ db, baseUrl, jwtExpiry, siteUrl, log, config
         [userId, tokenHash],
       );
       const link = verifyLink(tokenHash, 'invite', redirect);
-      await sendMail(
-        email,
-        INVITE_SUBJECT,
-        `Thank you for your purchase. Your files are ready.\n\nFollow this link to accept the invitation and choose your password:\n${link}\n\nAlternatively, enter the code: ${otp}`,
-        link,
-        otp,
-        tx,
-      );
+      const mail = mailTemplates.render('invite', mailData(user, link, otp, tokenHash, redirect));
+      await sendMail(email, mail.subject, mail.text, link, otp, tx);
     });
     return userJson(await findUser(`u.id = $1`, [userId]));
   }

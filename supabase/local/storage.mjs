@@ -777,6 +777,26 @@ export function createStorageService({ db, withClaims, root }) {
     return { signedURL: `/object/sign/${bucketId}/${name}?token=${await signToken(bucketId, name, b?.expiresIn)}` };
   }
 
+  /**
+   * GET /object/info/public/:bucket/* (storage src/http/routes/object/getObjectInfo.ts, a public
+   * route: no caller is ever authenticated there). A bucket that is missing or not public is
+   * NoSuchBucket, so the answer tells a private bucket from a public one without naming an object;
+   * otherwise the object's row, read as the superuser, or NoSuchKey.
+   */
+  async function publicInfo(bucketId, name) {
+    validateBucket(bucketId);
+    const r = await db.query(`select public from storage.buckets where id = $1`, [bucketId]);
+    if (!r.rows[0]?.public) throw noSuchBucket();
+    validateKey(name);
+    const row = await db.query(
+      `select id, metadata, updated_at from storage.objects where bucket_id = $1 and name = $2`,
+      [bucketId, name],
+    );
+    if (!row.rows[0]) throw notFoundInBody();
+    const { id, metadata, updated_at } = row.rows[0];
+    return { id, name, bucket_id: bucketId, metadata, updated_at };
+  }
+
   /** GET /object/info/:bucket/*: the object's row, read as the caller. */
   async function info(caller, bucketId, name) {
     await bucketOr404(bucketId);
@@ -815,6 +835,7 @@ export function createStorageService({ db, withClaims, root }) {
     bucketOr404,
     objectResponse,
     publicObject,
+    publicInfo,
     callerObject,
     signedObject,
     signMany,

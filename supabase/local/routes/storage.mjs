@@ -153,6 +153,10 @@ export function storageRoutes(storage) {
     ok(await storage.list(caller(c)(), /** @type {string} */ (segs(c)[2]), await readJson(c)())),
   );
   app.get(
+    '/object/info/public/*',
+    getOnly(async (c) => ok(await storage.publicInfo(...target(c, 3)))),
+  );
+  app.get(
     '/object/info/*',
     getOnly(async (c) => ok(await storage.info(caller(c), ...target(c, 2)))),
   );

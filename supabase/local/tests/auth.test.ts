@@ -97,7 +97,7 @@ describe('sign-up (config.toml: confirmations on; internal/api/signup.go)', () =
     expect(signIn.error).toMatchObject({ status: 400, code: 'email_not_confirmed', message: 'Email not confirmed' });
 
     const [mail] = (await readInbox(email)).messages;
-    expect(mail?.subject).toBe('Confirm your email address');
+    expect(mail?.subject).toBe('Confirm your e-mail address for Yes, You Can!');
     expect(mail?.link).toContain('type=signup');
     const res = await fetch(mail!.link, { redirect: 'manual' });
     expect(res.status).toBe(303);
@@ -233,7 +233,7 @@ describe('password recovery', () => {
     const inbox = await readInbox(email);
     expect(inbox.messages).toHaveLength(1);
     const mail = inbox.messages[0]!;
-    expect(mail.subject).toBe('Reset Your Password');
+    expect(mail.subject).toBe('Reset your Yes, You Can! password');
     const res = await fetch(mail.link, { redirect: 'manual' });
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get('location')!);

@@ -120,7 +120,10 @@ describe('sign-up of an address that has an unconfirmed account (internal/api/si
     expect(after.encrypted_password).toBe(before.encrypted_password);
     expect(after.raw_user_meta_data).toEqual(before.raw_user_meta_data);
     const mails = await readInbox(on.url, email);
-    expect(mails.map((m) => m.subject)).toEqual(['Confirm your email address', 'Confirm your email address']);
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Confirm your e-mail address for Yes, You Can!',
+      'Confirm your e-mail address for Yes, You Can!',
+    ]);
     // The newer link replaced the older one.
     expect((await follow(mails[1]!.link)).fragment.get('error_code')).toBe('otp_expired');
   });
@@ -225,7 +228,7 @@ describe('verify (internal/api/verify.go)', () => {
     expect((await userRow(on, email)).email_change).toBe(next);
     const [toCurrent] = await readInbox(on.url, email);
     const [toNew] = await readInbox(on.url, next);
-    expect(toCurrent?.subject).toBe('Confirm your new email address');
+    expect(toCurrent?.subject).toBe('Confirm your new e-mail address for Yes, You Can!');
     expect(toNew?.link).toContain('type=email_change');
 
     const first = await follow(toNew!.link);

@@ -47,7 +47,7 @@ export async function readInbox(url: string, email: string): Promise<InboxMail[]
 
 /**
  * Signs up as a person would with confirmations on (config.toml): the sign-up, then the code of
- * the confirmation mail ("Confirm your email address", GoTrue's default subject), which signs the client in. Resolves with the signed-in client.
+ * the confirmation mail ("Confirm your e-mail address for Yes, You Can!", config.toml's [auth.email.template.confirmation] subject), which signs the client in. Resolves with the signed-in client.
  */
 export async function signedUpAndConfirmed(url: string, email: string, password = 'secret123') {
   const client = anonClient(url);
@@ -55,7 +55,8 @@ export async function signedUpAndConfirmed(url: string, email: string, password 
   if (error) throw error;
   if (data.session) throw new Error('expected no session before the address is confirmed');
   const [mail] = await readInbox(url, email);
-  if (mail?.subject !== 'Confirm your email address') throw new Error(`no confirmation mail for ${email}`);
+  if (mail?.subject !== 'Confirm your e-mail address for Yes, You Can!')
+    throw new Error(`no confirmation mail for ${email}`);
   const verified = await client.auth.verifyOtp({ email, token: mail.otp, type: 'email' });
   if (verified.error) throw verified.error;
   return client;

@@ -179,7 +179,7 @@ describe('invite', () => {
 
     await anonClient(server.url).auth.resetPasswordForEmail(email, { redirectTo: setPasswordUrl });
     const recovery = (await inbox(email))[0]!;
-    expect(recovery.subject).toBe('Reset Your Password');
+    expect(recovery.subject).toBe('Reset your Yes, You Can! password');
     const asInvite = new URL(recovery.link);
     asInvite.searchParams.set('type', 'invite');
     expect((await open(asInvite.href)).fragment.get('error_code')).toBe('otp_expired');

@@ -174,7 +174,7 @@ describe('pre-hijacked accounts (issue 25), attacked through the public API', ()
     expect(ownerSignUp.error).toBeNull();
     expect(ownerSignUp.data.session).toBeNull();
     const [confirmation, attackersMail] = await readInbox(server.url, email);
-    expect(confirmation?.subject).toBe('Confirm your email address');
+    expect(confirmation?.subject).toBe('Confirm your e-mail address for Yes, You Can!');
     expect(await linkIsDead(attackersMail!.link)).toBe(true);
 
     const landed = await followLink(confirmation!.link);
@@ -209,7 +209,7 @@ describe('pre-hijacked accounts (issue 25), attacked through the public API', ()
     // The sign-up mailed the owner a new link (the invitation's stops working); it signs the owner in.
     const [newest, invitation] = await readInbox(server.url, email);
     expect(invitation?.subject).toBe(INVITE_SUBJECT);
-    expect(newest?.subject).toBe('Confirm your email address');
+    expect(newest?.subject).toBe('Confirm your e-mail address for Yes, You Can!');
     expect(await linkIsDead(invitation!.link)).toBe(true);
     const landed = await followLink(newest!.link);
     expect(landed.type).toBe('signup');

@@ -1,0 +1,20 @@
+import { expect, test } from '@playwright/test';
+import { CHECKS } from '../scripts/smoke.mjs';
+import { e2eEnv } from './env';
+import { runSmoke } from './smoke-run';
+
+// Issue 20: `npm run smoke -- <site-url>` passes against the site the suite serves (vite preview
+// of the production build, with its _headers and _redirects) and the project that build points
+// at (the stand-in, or a `supabase start` stack). It reads the project and key from the site's JS.
+
+test('npm run smoke passes every check against the local preview and its project', async ({ baseURL }) => {
+  test.setTimeout(120_000);
+  const run = await runSmoke(baseURL!);
+  expect(run.output).toContain(`→ project ${e2eEnv.supabaseUrl}`);
+  expect(
+    run.lines.filter((line) => !line.ok),
+    run.output,
+  ).toEqual([]);
+  expect(run.lines).toHaveLength(CHECKS.length);
+  expect(run.code).toBe(0);
+});
