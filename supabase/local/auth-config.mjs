@@ -16,12 +16,14 @@ export const CONFIG_TOML = path.resolve(here, '..', 'config.toml');
  *   securePasswordChange: boolean,
  *   refreshTokenRotation: boolean,
  *   refreshTokenReuseInterval: number,
+ *   emailSent: number,
  * }} AuthConfig
  *   enableConfirmations: [auth.email] enable_confirmations (GoTrue's MAILER_AUTOCONFIRM is its opposite).
  *   doubleConfirmChanges: [auth.email] double_confirm_changes (MAILER_SECURE_EMAIL_CHANGE_ENABLED).
  *   securePasswordChange: [auth.email] secure_password_change (SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION).
  *   refreshTokenRotation: [auth] enable_refresh_token_rotation.
  *   refreshTokenReuseInterval: [auth] refresh_token_reuse_interval, seconds.
+ *   emailSent: [auth.rate_limit] email_sent, auth e-mails per hour, project-wide (RATE_LIMIT_EMAIL_SENT; email-budget.mjs).
  */
 
 /** The Supabase CLI's defaults for these keys (pkg/config/templates/config.toml). */
@@ -31,6 +33,7 @@ export const CLI_DEFAULTS = Object.freeze({
   securePasswordChange: false,
   refreshTokenRotation: true,
   refreshTokenReuseInterval: 10,
+  emailSent: 2,
 });
 
 /** @type {Record<string, Record<string, [keyof AuthConfig, 'boolean' | 'integer']>>} */
@@ -38,6 +41,9 @@ const KEYS = {
   auth: {
     enable_refresh_token_rotation: ['refreshTokenRotation', 'boolean'],
     refresh_token_reuse_interval: ['refreshTokenReuseInterval', 'integer'],
+  },
+  'auth.rate_limit': {
+    email_sent: ['emailSent', 'integer'],
   },
   'auth.email': {
     enable_confirmations: ['enableConfirmations', 'boolean'],
@@ -47,8 +53,8 @@ const KEYS = {
 };
 
 /**
- * Reads the auth settings from config.toml text: `key = value` lines under `[auth]` and
- * `[auth.email]` (booleans and integers, trailing comments allowed). A value of the wrong kind
+ * Reads the auth settings from config.toml text: `key = value` lines under `[auth]`,
+ * `[auth.email]` and `[auth.rate_limit]` (booleans and integers, trailing comments allowed). A value of the wrong kind
  * is an error rather than a silent default.
  * @param {string} toml
  * @returns {AuthConfig}

@@ -12,6 +12,7 @@ import { HttpError } from './http.mjs';
 import { JwtError, signJwt, verifyJwt } from './keys.mjs';
 import { isBadInputPgError } from './pg-errors.mjs';
 import { repoAuthConfig } from './auth-config.mjs';
+import { createEmailBudget, EMAIL_BUDGET_MESSAGE } from './email-budget.mjs';
 import { loadMailTemplates } from './mail-templates.mjs';
 
 // GoTrue's e-mail check (a practical subset of RFC 5322).
@@ -190,9 +191,10 @@ const SINGLE_CONFIRMATION = 'Confirmation link accepted. Please proceed to confi
 /**
  * @param {{ db: any, baseUrl: () => string, jwtExpiry: number, siteUrl: string, quiet: boolean,
  *   log: (msg: string) => void, config?: import('./auth-config.mjs').AuthConfig,
- *   mailTemplates?: ReturnType<typeof loadMailTemplates> }} deps
+ *   mailTemplates?: ReturnType<typeof loadMailTemplates>, clock?: () => number }} deps
  *   config: the auth posture; default supabase/config.toml's. mailTemplates: the auth e-mails;
- *   default supabase/config.toml's templates (mail-templates.mjs).
+ *   default supabase/config.toml's templates (mail-templates.mjs). clock: the e-mail budget's
+ *   clock, epoch ms (tests).
  */
 export function createAuthService({
   db,
@@ -202,9 +204,16 @@ export function createAuthService({
   log,
   config = repoAuthConfig(),
   mailTemplates = loadMailTemplates(),
+  clock,
 }) {
   /** GoTrue's MAILER_AUTOCONFIRM: e-mail confirmations off. */
   const autoconfirm = !config.enableConfirmations;
+  /** The project's hourly e-mail budget (email-budget.mjs, GoTrue's limiter). */
+  const emailBudget = createEmailBudget({ perHour: config.emailSent, autoconfirm, ...(clock ? { now: clock } : {}) });
+  /** sendEmail (internal/api/mail.go): one e-mail from the budget, or 429 and nothing is sent. */
+  function spendEmailBudget() {
+    if (!emailBudget.spend()) throw authError(429, 'over_email_send_rate_limit', EMAIL_BUDGET_MESSAGE);
+  }
 
   async function findUser(where, params, q = db) {
     const r = await q.query(`${USER_SQL} where ${where}`, params);
@@ -377,6 +386,7 @@ export function createAuthService({
    */
   async function sendConfirmation(tx, user, redirect) {
     await claimEmailSend(tx, user.id, 'confirmation_sent_at');
+    spendEmailBudget();
     const { otp, tokenHash } = newOneTimeToken(user.email);
     await storeOneTimeToken(tx, user.id, 'confirmation', tokenHash, otp, redirect);
     await tx.query(`update auth.users set confirmation_token = $2 where id = $1`, [user.id, tokenHash]);
@@ -648,6 +658,7 @@ export function createAuthService({
    */
   async function sendEmailChange(tx, user, newEmail, redirect) {
     await claimEmailSend(tx, user.id, 'email_change_sent_at');
+    spendEmailBudget();
     const fresh = newOneTimeToken(newEmail);
     const current = config.doubleConfirmChanges && user.email ? newOneTimeToken(user.email) : null;
     await tx.query(
@@ -805,6 +816,7 @@ export function createAuthService({
     const redirect = safeRedirect(redirectTo, siteUrl);
     await db.transaction(async (tx) => {
       await claimEmailSend(tx, user.id, 'recovery_sent_at');
+      spendEmailBudget();
       await storeOneTimeToken(tx, user.id, 'recovery', tokenHash, otp, redirect);
       await tx.query(`update auth.users set recovery_token = $2 where id = $1`, [user.id, tokenHash]);
       const link = verifyLink(tokenHash, 'recovery', redirect);
@@ -819,7 +831,7 @@ export function createAuthService({
    * email_exists); an unconfirmed one, with whatever password it has, gets a new invitation (the
    * old link stops working); otherwise an unconfirmed user without a password is created. The
    * e-mail's link is a `type=invite` verify link; accepting it confirms the address and opens a
-   * session.
+   * session. Past the project's e-mail budget, 429 over_email_send_rate_limit and no user.
    */
   async function invite(body, redirectTo) {
     if (typeof body?.email !== 'string' || body.email === '')
@@ -827,6 +839,8 @@ export function createAuthService({
     const email = validateEmail(body.email);
     let user = await findUser(`lower(u.email) = $1`, [email]);
     if (user?.email_confirmed_at) throw emailExists();
+    // GoTrue creates the user and sends in one transaction: past the budget (429) neither happens.
+    spendEmailBudget();
     user ??= await createUser({ email, password: null, userMetadata: metadata(body?.data), confirmed: false });
     // Created by a racing request in between, and so maybe confirmed already: refuse as GoTrue's unique index would.
     if (!user) throw emailExists();

@@ -14,6 +14,7 @@ import { membersCsv, membersCsvFilename } from '../lib/members-csv';
 import { StaffCheckFailedView, StaffOnlyView } from './admin-upload-view';
 import { MemberDetailView } from './member-detail-view';
 import { StaffMembersView, type ChosenMember } from './members-view';
+import { WaitingInvitations } from './waiting-invitations';
 
 const task = 'Managing members';
 
@@ -61,6 +62,7 @@ function MembersPage() {
       page={page}
       chosen={chosen}
       onChoose={setChosen}
+      waiting={<WaitingInvitations />}
       detail={chosen && <MemberPanel key={chosen.userId} member={chosen} onClose={() => setChosen(null)} />}
       onExport={async () => {
         const members = await listAllMembers(search);
