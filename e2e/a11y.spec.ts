@@ -13,6 +13,7 @@ const publicPages = [
   { path: '/', heading: 'Yes, You Can!' },
   { path: '/bundles', heading: 'Compare Our Bundles' },
   { path: '/upgrade', heading: 'Congratulations on Your Purchase!' },
+  { path: '/privacy', heading: 'Your Privacy' },
   { path: '/auth', heading: 'Yes, You Can!' },
 ];
 const viewports = [

@@ -2,6 +2,7 @@ import type { APIResponse, Page, Route } from '@playwright/test';
 import { shareImage, siteOrigin } from '../src/app/head';
 import { bundles } from '../src/content/bundles';
 import { landing } from '../src/content/landing';
+import { privacy } from '../src/content/privacy';
 import { site } from '../src/content/site';
 import { e2eEnv } from './env';
 import { expect, signInAs, test, waitForHydration } from './fixtures';
@@ -45,6 +46,16 @@ const pages: PublicPage[] = [
     ctas: [
       { name: 'Download eBook Now', href: '/resources' },
       ...bundles.map((bundle) => ({ name: `Explore ${bundle.name}`, href: '/bundles' })),
+      { name: 'Sign In', href: '/auth' },
+    ],
+  },
+  {
+    path: '/privacy',
+    heading: privacy.title,
+    indexable: true,
+    ctas: [
+      { name: privacy.backHome, href: '/' },
+      { name: site.contactEmail, href: `mailto:${site.contactEmail}` },
       { name: 'Sign In', href: '/auth' },
     ],
   },
@@ -254,5 +265,5 @@ test('private pages get the shell, kept out of search results; sitemap and robot
 
   const sitemap = await (await request.get('/sitemap.xml')).text();
   const listed = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
-  expect(listed).toEqual([`${origin}/`, `${origin}/bundles`, `${origin}/upgrade`]);
+  expect(listed).toEqual([`${origin}/`, `${origin}/bundles`, `${origin}/upgrade`, `${origin}/privacy`]);
 });

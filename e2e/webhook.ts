@@ -21,12 +21,21 @@ async function deliver(made: Request): Promise<Record<string, unknown>> {
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** A paid Shopify order of `product` by `email`, delivered to the webhook. */
-export function deliverSale(email: string, product: Tier, orderId = `e2e-${randomUUID()}`) {
+/**
+ * A paid Shopify order of `product` by `email`, delivered to the webhook; `webhookId` repeats a
+ * delivery as Shopify's retries do (a fresh id otherwise).
+ */
+export function deliverSale(
+  email: string,
+  product: Tier,
+  orderId = `e2e-${randomUUID()}`,
+  webhookId: string = randomUUID(),
+) {
   const line = { product_id: `REPLACE_ME_shopify_product_${product}` };
-  return shopifyRequest('orders/paid', shopifyOrder({ id: orderId, email, line_items: [line] }), { secret }).then(
-    deliver,
-  );
+  return shopifyRequest('orders/paid', shopifyOrder({ id: orderId, email, line_items: [line] }), {
+    secret,
+    webhookId,
+  }).then(deliver);
 }
 
 /** A refund of the order's `product`, delivered to the webhook. */

@@ -34,6 +34,7 @@ export const PUBLIC_ROUTES = [
   { path: '/', html: ['index.html'], module: 'src/app/routes/home.tsx' },
   { path: '/bundles', html: ['bundles/index.html', 'bundles.html'], module: 'src/app/routes/bundles.tsx' },
   { path: '/upgrade', html: ['upgrade/index.html', 'upgrade.html'], module: 'src/app/routes/upgrade.tsx' },
+  { path: '/privacy', html: ['privacy/index.html', 'privacy.html'], module: 'src/app/routes/privacy.tsx' },
   { path: '/auth', html: ['auth/index.html', 'auth.html'], module: 'src/app/routes/auth.tsx' },
 ];
 
@@ -51,17 +52,18 @@ export const APP_MODULE = 'src/app/start.tsx';
  *   React DOM 19 and React Router's data router alone are 95 KB of it (64 + 31, measured), so
  *   100 KB cannot hold them plus the page (decision 38): `/` measured 114.9 KB, budget 118 KB
  *   (tailwind-merge, 8.6 KB, left the app when `cn` became clsx alone).
- * - `/bundles` and `/upgrade` add their own chunks, 3 to 5 KB: 122 KB.
+ * - `/bundles` and `/upgrade` add their own chunks, 3 to 5 KB: 122 KB. `/privacy` (issue 26) is
+ *   text from src/content/privacy.ts and nothing else: the same 122 KB.
  * - `/auth` adds the form, zod, Radix tabs and the label but not supabase-js, which loads
  *   after the form shows: measured 171.4 KB, budget 174 KB.
  * - CSS: one Tailwind file for the whole site, measured 8.0 KB: 9 KB.
  * - HTML: 14 KB (issue 9's, for `/`): the first screen in one round trip.
  */
 export const BUDGETS = {
-  firstLoad: { '/': 5 * KB, '/bundles': 5 * KB, '/upgrade': 5 * KB, '/auth': 5 * KB },
-  js: { '/': 118 * KB, '/bundles': 122 * KB, '/upgrade': 122 * KB, '/auth': 174 * KB },
-  css: { '/': 9 * KB, '/bundles': 9 * KB, '/upgrade': 9 * KB, '/auth': 9 * KB },
-  html: { '/': 14 * KB, '/bundles': 14 * KB, '/upgrade': 14 * KB, '/auth': 14 * KB },
+  firstLoad: { '/': 5 * KB, '/bundles': 5 * KB, '/upgrade': 5 * KB, '/privacy': 5 * KB, '/auth': 5 * KB },
+  js: { '/': 118 * KB, '/bundles': 122 * KB, '/upgrade': 122 * KB, '/privacy': 122 * KB, '/auth': 174 * KB },
+  css: { '/': 9 * KB, '/bundles': 9 * KB, '/upgrade': 9 * KB, '/privacy': 9 * KB, '/auth': 9 * KB },
+  html: { '/': 14 * KB, '/bundles': 14 * KB, '/upgrade': 14 * KB, '/privacy': 14 * KB, '/auth': 14 * KB },
 };
 
 /** Modules kept out of the first load, each with the packages that make it up. */
@@ -75,7 +77,7 @@ export const FORBIDDEN_MODULES = [
   { name: 'tailwind-merge', packages: ['tailwind-merge'] },
 ];
 /** The routes whose initial chunks must be free of them. */
-export const LEAN_ROUTES = ['/', '/bundles', '/upgrade'];
+export const LEAN_ROUTES = ['/', '/bundles', '/upgrade', '/privacy'];
 
 /** What every prerendered page's <head> and <body> must carry. */
 /**

@@ -30,7 +30,7 @@ describe('checkBudgets on a lean build', () => {
   it('passes, and measures each public page', () => {
     const result = checkBudgets({ distDir: lean });
     expect(messages(result)).toEqual([]);
-    expect(result.measurements.map((m) => m.route)).toEqual(['/', '/bundles', '/upgrade', '/auth']);
+    expect(result.measurements.map((m) => m.route)).toEqual(['/', '/bundles', '/upgrade', '/privacy', '/auth']);
     expect(formatReport(result)).toContain('All budgets met.');
   });
 
@@ -60,6 +60,7 @@ describe('checkBudgets on a lean build', () => {
       ['/', boot],
       ['/bundles', boot],
       ['/upgrade', boot],
+      ['/privacy', boot],
       ['/auth', boot],
     ]);
   });
@@ -100,7 +101,7 @@ describe('checkBudgets on a lean build', () => {
 describe('checkBudgets on the build before prerendering', () => {
   const result = checkBudgets({ distDir: heavy });
 
-  it('names each forbidden module in the initial chunks of /, /bundles and /upgrade (not /auth)', () => {
+  it('names each forbidden module in the initial chunks of /, /bundles, /upgrade and /privacy (not /auth)', () => {
     expect(messages(result, 'forbidden')).toEqual([
       '/: supabase-js is in the initial chunks (assets/supabase.js)',
       '/: zod is in the initial chunks (assets/supabase.js)',
@@ -111,6 +112,9 @@ describe('checkBudgets on the build before prerendering', () => {
       '/upgrade: supabase-js is in the initial chunks (assets/supabase.js)',
       '/upgrade: zod is in the initial chunks (assets/supabase.js)',
       '/upgrade: @tanstack/react-query is in the initial chunks (assets/supabase.js)',
+      '/privacy: supabase-js is in the initial chunks (assets/supabase.js)',
+      '/privacy: zod is in the initial chunks (assets/supabase.js)',
+      '/privacy: @tanstack/react-query is in the initial chunks (assets/supabase.js)',
     ]);
   });
 
@@ -134,6 +138,7 @@ describe('checkBudgets on the build before prerendering', () => {
       '/upgrade: the prerendered HTML (upgrade.html) has no og:type',
       '/upgrade: the prerendered HTML (upgrade.html) has no og:image',
       '/upgrade: the prerendered HTML (upgrade.html) has no twitter:card',
+      '/privacy: no prerendered HTML (dist/privacy/index.html or dist/privacy.html)',
       '/auth: no prerendered HTML (dist/auth/index.html or dist/auth.html)',
     ]);
   });

@@ -47,6 +47,7 @@ export const PAGES = [
   { path: '/', signedIn: false },
   { path: '/bundles', signedIn: false },
   { path: '/upgrade', signedIn: false },
+  { path: '/privacy', signedIn: false },
   { path: '/auth', signedIn: false },
   { path: '/resources', signedIn: true },
 ];

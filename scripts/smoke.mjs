@@ -38,6 +38,7 @@ export const PUBLIC_PAGES = Object.freeze([
   { path: '/', text: 'Finish Your Book in 90 Days' },
   { path: '/bundles', text: 'Compare Our Bundles' },
   { path: '/upgrade', text: 'Congratulations on Your Purchase!' },
+  { path: '/privacy', text: 'What we keep' },
   { path: '/auth', text: 'Subscriber Access' },
 ]);
 
@@ -46,6 +47,7 @@ export const PUBLIC_PAGES = Object.freeze([
  * whether refused (401/403), not exposed (404) or filtered by row-level security to nothing.
  */
 export const MEMBER_TABLES = Object.freeze([
+  'account_erasures',
   'profiles',
   'purchases',
   'staff',

@@ -26,6 +26,9 @@ function parseDotenv(text: string): Record<string, string> {
 const neverCalled: PurchaseStore = {
   recordPurchase: () => Promise.reject(new Error('not in these tests')),
   recordRefund: () => Promise.reject(new Error('not in these tests')),
+  claimInvitation: () => Promise.reject(new Error('not in these tests')),
+  claimDueInvitations: () => Promise.reject(new Error('not in these tests')),
+  finishInvitation: () => Promise.reject(new Error('not in these tests')),
   inviteBuyer: () => Promise.reject(new Error('not in these tests')),
 };
 

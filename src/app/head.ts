@@ -38,7 +38,7 @@ export const shareImage = {
 } as const;
 
 /** The pages the build renders to HTML (the public ones), and their file in dist/. */
-export const prerenderedPages = [paths.home, paths.bundles, paths.upgrade, paths.auth] as const;
+export const prerenderedPages = [paths.home, paths.bundles, paths.upgrade, paths.privacy, paths.auth] as const;
 
 function isPublicPage(pathname: string): boolean {
   return (prerenderedPages as readonly string[]).includes(pathname);

@@ -1,5 +1,6 @@
 import type { RouteObject } from 'react-router-dom';
 import { paths } from '@/config/paths';
+import { privacy } from '@/content/privacy';
 import { ErrorPage } from './error-page';
 import type { RouteHandle } from './head';
 import { RootLayout } from './root-layout';
@@ -74,6 +75,12 @@ export const routes: RouteObject[] = [
             }),
             HydrateFallback: Loading,
             lazy: () => import('./routes/upgrade'),
+          },
+          {
+            path: paths.privacy,
+            handle: page({ title: privacy.title, description: privacy.description, indexable: true }),
+            HydrateFallback: Loading,
+            lazy: () => import('./routes/privacy'),
           },
           {
             path: paths.adminUpload,

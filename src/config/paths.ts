@@ -7,6 +7,7 @@ export const paths = {
   resources: '/resources',
   bundles: '/bundles',
   upgrade: '/upgrade',
+  privacy: '/privacy',
   adminUpload: '/admin-upload',
   staffMembers: '/staff/members',
 } as const;

@@ -7,6 +7,72 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 export type Database = {
   public: {
     Tables: {
+      account_erasures: {
+        Row: {
+          completed_at: string | null;
+          erased_user: string;
+          id: number;
+          kind: string;
+          reason: string | null;
+          requested_at: string;
+          requested_by: string;
+        };
+        Insert: {
+          completed_at?: string | null;
+          erased_user: string;
+          id?: never;
+          kind: string;
+          reason?: string | null;
+          requested_at?: string;
+          requested_by: string;
+        };
+        Update: {
+          completed_at?: string | null;
+          erased_user?: string;
+          id?: never;
+          kind?: string;
+          reason?: string | null;
+          requested_at?: string;
+          requested_by?: string;
+        };
+        Relationships: [];
+      };
+      buyer_invitations: {
+        Row: {
+          attempts: number;
+          claim_id: string | null;
+          claimed_at: string | null;
+          created_at: string;
+          email: string;
+          last_error: string | null;
+          sent_at: string | null;
+          status: string;
+          updated_at: string;
+        };
+        Insert: {
+          attempts?: number;
+          claim_id?: string | null;
+          claimed_at?: string | null;
+          created_at?: string;
+          email: string;
+          last_error?: string | null;
+          sent_at?: string | null;
+          status?: string;
+          updated_at?: string;
+        };
+        Update: {
+          attempts?: number;
+          claim_id?: string | null;
+          claimed_at?: string | null;
+          created_at?: string;
+          email?: string;
+          last_error?: string | null;
+          sent_at?: string | null;
+          status?: string;
+          updated_at?: string;
+        };
+        Relationships: [];
+      };
       profiles: {
         Row: {
           avatar_url: string | null;
@@ -36,6 +102,7 @@ export type Database = {
       };
       purchases: {
         Row: {
+          account_removed_at: string | null;
           amount_cents: number;
           created_at: string;
           currency: string;
@@ -52,6 +119,7 @@ export type Database = {
           user_id: string | null;
         };
         Insert: {
+          account_removed_at?: string | null;
           amount_cents: number;
           created_at?: string;
           currency: string;
@@ -68,6 +136,7 @@ export type Database = {
           user_id?: string | null;
         };
         Update: {
+          account_removed_at?: string | null;
           amount_cents?: number;
           created_at?: string;
           currency?: string;
@@ -231,7 +300,19 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      claim_due_invitations: {
+        Args: { p_limit: number };
+        Returns: {
+          claim_id: string;
+          email: string;
+        }[];
+      };
+      claim_invitation: { Args: { p_email: string }; Returns: string };
       current_tier_rank: { Args: Record<PropertyKey, never>; Returns: number };
+      finish_invitation: {
+        Args: { p_claim: string; p_email: string; p_outcome: string; p_reason: string };
+        Returns: boolean;
+      };
       grant_tier: {
         Args: { new_tier: Database['public']['Enums']['tier']; reason: string; target_user: string };
         Returns: undefined;
@@ -256,6 +337,20 @@ export type Database = {
         Args: { p_event_id: string; p_occurred_at: string; p_order_id: string; p_provider: string };
         Returns: Json;
       };
+      record_sale: {
+        Args: {
+          p_amount_cents: number;
+          p_currency: string;
+          p_email: string;
+          p_event_id: string;
+          p_occurred_at: string;
+          p_order_id: string;
+          p_product: string;
+          p_provider: string;
+          p_tier: Database['public']['Enums']['tier'];
+        };
+        Returns: Json;
+      };
       resource_path_tier: { Args: { name: string }; Returns: string };
       revoke_tier: { Args: { reason: string; target_user: string }; Returns: undefined };
       staff_list_members: {
@@ -272,6 +367,7 @@ export type Database = {
         }[];
       };
       staff_member_detail: { Args: { target_user: string }; Returns: Json };
+      staff_resend_invitation: { Args: { p_email: string }; Returns: string };
       tier_rank: { Args: { tier: string }; Returns: number };
     };
     Enums: {

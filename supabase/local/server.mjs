@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp } from './app.mjs';
 import { createAuthContext } from './auth/context.mjs';
 import { SITE_URL } from './auth/redirects.mjs';
+import { startLocalCron } from './cron.mjs';
 import { repoAuthConfig } from './config/auth.mjs';
 import { createDatabase, withClaims } from './db.mjs';
 import { createFunctionsService } from './functions.mjs';
@@ -140,13 +141,14 @@ function createNodeServer(app, realtime) {
  * @param {{ port?: number, host?: string, dataDir?: string | null, reset?: boolean, quiet?: boolean,
  *   seedSampleFiles?: boolean, jwtExpiry?: number, siteUrl?: string, functionEnv?: Record<string, string>,
  *   functionsDir?: string, functionsConfigToml?: string,
- *   authConfig?: Partial<import('./config/auth.mjs').AuthConfig> }} [options]
+ *   authConfig?: Partial<import('./config/auth.mjs').AuthConfig>, clock?: () => number }} [options]
  *   dataDir: folder for the database and object bytes; null/undefined => in memory (a temp folder
  *   for bytes, removed on close). jwtExpiry: access-token lifetime in seconds (default env
  *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port. functionEnv, functionsDir,
  *   functionsConfigToml: extra environment for the Edge Functions, and another functions folder
  *   and config.toml text than supabase/'s (tests). authConfig: auth settings over supabase/config.toml's
- *   (tests of the other posture).
+ *   (tests of the other posture; `emailSent` a small e-mail budget). clock: the e-mail budget's
+ *   clock, epoch ms (tests move it on to free the budget).
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void>, db: import('@electric-sql/pglite').PGlite,
  *   functionPids: () => number[] }>}
  */
@@ -163,6 +165,7 @@ export async function startServer({
   functionsDir,
   functionsConfigToml,
   authConfig = {},
+  clock,
 } = {}) {
   const log = quiet ? () => {} : (/** @type {string} */ m) => console.log(m);
   const { db, storageRoot } = await openData({ dataDir, reset, seedSamples, log });
@@ -176,6 +179,7 @@ export async function startServer({
     siteUrl,
     log,
     config: { ...repoAuthConfig(), ...authConfig },
+    ...(clock ? { clock } : {}),
   });
   const rest = createRestService({ db, withClaims, schema });
   const storage = createStorageService({ db, withClaims, root: storageRoot });
@@ -241,13 +245,14 @@ export function describeStandIn(url) {
 }
 
 function parseArgs(argv) {
-  /** @type {{ port: number, host: string, dataDir: string, reset: boolean, resetOnly: boolean }} */
+  /** @type {{ port: number, host: string, dataDir: string, reset: boolean, resetOnly: boolean, cron: boolean }} */
   const opts = {
     port: Number(process.env.LOCAL_SUPABASE_PORT) || 54321,
     host: '127.0.0.1',
     dataDir: DEFAULT_DATA_DIR,
     reset: false,
     resetOnly: false,
+    cron: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -261,8 +266,11 @@ function parseArgs(argv) {
     else if (arg === '--data') opts.dataDir = path.resolve(value());
     else if (arg === '--reset') opts.reset = true;
     else if (arg === '--reset-only') opts.resetOnly = true;
+    else if (arg === '--cron') opts.cron = true;
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: node supabase/local/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only]');
+      console.log(
+        'usage: node supabase/local/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only] [--cron]',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);
   }
@@ -282,6 +290,9 @@ async function main() {
     return;
   }
   const srv = await startServer({ port: opts.port, host: opts.host, dataDir: opts.dataDir, reset: opts.reset });
+  // --cron (npm run supabase:local): Supabase Cron's invitation schedule (cron.mjs). Tests and the
+  // e2e stand-in run without it and make the call themselves when they mean to.
+  const stopCron = opts.cron ? startLocalCron({ baseUrl: srv.url, db: srv.db, log: (m) => console.log(m) }) : () => {};
   console.log(describeStandIn(srv.url));
   console.log(
     `\nData in ${path.relative(process.cwd(), opts.dataDir) || opts.dataDir} (npm run supabase:reset starts over). Ctrl-C stops.`,
@@ -291,6 +302,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`\n[local supabase] ${signal}: stopping`);
+    stopCron();
     srv.close().then(
       () => process.exit(0),
       (err) => {

@@ -55,6 +55,8 @@ describe('row level security', () => {
       `select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' order by relname`,
     );
     expect(rows.map((r) => r.relname)).toEqual([
+      'account_erasures',
+      'buyer_invitations',
       'profiles',
       'purchases',
       'staff',
@@ -87,6 +89,7 @@ const executeAllowList: Record<'anon' | 'authenticated', string[]> = {
     'private.revoke_tier(uuid,text)',
     'private.staff_list_members(text,integer,integer)',
     'private.staff_member_detail(uuid)',
+    'private.staff_resend_invitation(text)',
     // Policies (resources, avatars) and the app's RPCs.
     'public.current_tier_rank()',
     'public.grant_tier(uuid,tier,text)',
@@ -96,6 +99,7 @@ const executeAllowList: Record<'anon' | 'authenticated', string[]> = {
     'public.revoke_tier(uuid,text)',
     'public.staff_list_members(text,integer,integer)',
     'public.staff_member_detail(uuid)',
+    'public.staff_resend_invitation(text)',
     'public.tier_rank(text)',
   ],
 };
@@ -203,20 +207,28 @@ describe('privileges', () => {
       ['private.account_for_email(text)', true],
       ['private.attach_purchases_of_confirmed_email()', true],
       ['private.checked_reason(text)', false],
+      ['private.claim_due_invitations(integer)', true],
+      ['private.claim_invitation(text)', true],
       ['private.delete_avatar_of_deleted_user()', true],
+      ['private.detach_purchases_of_deleted_user()', true],
+      ['private.finish_invitation(text,uuid,text,text)', true],
       ['private.forget_password_set_before_confirmation()', true],
       ['private.grant_tier(uuid,tier,text)', true],
+      ['private.invitation_accepted()', true],
       ['private.is_staff()', true],
       ['private.note_password_set_in_transaction()', true],
       ['private.object_fits_bucket(text,jsonb)', true],
       ['private.purchases_after_change()', true],
       ['private.purchases_before_update()', false],
+      ['private.purchases_need_invitation()', true],
       ['private.recompute_user_tier(uuid,text,text,boolean)', true],
       ['private.record_purchase(text,text,text,text,text,tier,bigint,text,timestamp with time zone)', true],
       ['private.record_refund(text,text,text,timestamp with time zone)', true],
+      ['private.record_sale(text,text,text,text,text,tier,bigint,text,timestamp with time zone)', true],
       ['private.revoke_tier(uuid,text)', true],
       ['private.staff_list_members(text,integer,integer)', true],
       ['private.staff_member_detail(uuid)', true],
+      ['private.staff_resend_invitation(text)', true],
       ['private.tier_grants_after_change()', true],
       ['private.tier_source_of(uuid)', true],
     ]);
@@ -304,6 +316,7 @@ describe('privileges', () => {
       'revoke_tier(uuid,text)',
       'staff_list_members(text,integer,integer)',
       'staff_member_detail(uuid)',
+      'staff_resend_invitation(text)',
     ]) {
       expect(
         rows.find((r) => r.fn === fn),
@@ -313,6 +326,10 @@ describe('privileges', () => {
     for (const fn of [
       'record_purchase(text,text,text,text,text,tier,bigint,text,timestamp with time zone)',
       'record_refund(text,text,text,timestamp with time zone)',
+      'record_sale(text,text,text,text,text,tier,bigint,text,timestamp with time zone)',
+      'claim_invitation(text)',
+      'claim_due_invitations(integer)',
+      'finish_invitation(text,uuid,text,text)',
     ]) {
       expect(
         rows.find((r) => r.fn === fn),

@@ -360,24 +360,115 @@ describe('the buyer’s account', () => {
     expect(store.calls.map((c) => c.kind)).toEqual(['purchase']);
   });
 
-  it('takes "already registered" as fine', async () => {
+  it('takes "already registered" as fine: the invitation is marked accepted', async () => {
     const { store, handle } = setup();
-    store.inviteAnswer = 'already_registered';
+    store.inviteAnswer = { kind: 'already_registered' };
     const res = await answer(await handle(await shopifyRequest('orders/paid', shopifyOrder())));
     expect(res).toMatchObject({ status: 200, body: { invitation: 'already_registered' } });
+    expect(store.invitations.get('buyer@example.com')?.status).toBe('accepted');
   });
 
-  it('answers 500 when the invitation fails, and the retried delivery invites again', async () => {
-    const { store, handle } = setup();
+  it('answers 200 once the sale is recorded even when the invitation fails; a later delivery sends it', async () => {
+    const { store, logs, handle } = setup();
     store.inviteAnswer = new Error('mail server down');
-    const first = await handle(await shopifyRequest('orders/paid', shopifyOrder(), { webhookId: 'wh-x' }));
-    expect(first.status).toBe(500);
-    store.inviteAnswer = 'invited';
+    const first = await answer(
+      await handle(await shopifyRequest('orders/paid', shopifyOrder(), { webhookId: 'wh-x' })),
+    );
+    expect(first).toMatchObject({ status: 200, body: { outcome: 'recorded', invitation: 'failed' } });
+    expect(store.invitations.get('buyer@example.com')?.status).toBe('failed');
+    expect(logs).toContainEqual(expect.objectContaining({ message: 'invitation failed', reason: 'mail server down' }));
+    store.inviteAnswer = { kind: 'invited' };
     const retry = await answer(
       await handle(await shopifyRequest('orders/paid', shopifyOrder(), { webhookId: 'wh-x' })),
     );
     expect(retry).toMatchObject({ status: 200, body: { outcome: 'duplicate', invitation: 'invited' } });
-    expect(store.calls.filter((c) => c.kind === 'purchase')).toHaveLength(2);
+    expect(store.invitations.get('buyer@example.com')?.status).toBe('sent');
+  });
+
+  it('answers 200 when the e-mail budget is spent (429): the invitation waits as pending, with the reason', async () => {
+    const { store, handle } = setup();
+    store.inviteAnswer = { kind: 'rate_limited', reason: 'over_email_send_rate_limit: email rate limit exceeded' };
+    const res = await answer(await handle(await shopifyRequest('orders/paid', shopifyOrder())));
+    expect(res).toMatchObject({ status: 200, body: { outcome: 'recorded', invitation: 'pending' } });
+    expect(store.calls.at(-1)).toEqual({
+      kind: 'finish',
+      email: 'buyer@example.com',
+      outcome: 'pending',
+      reason: 'over_email_send_rate_limit: email rate limit exceeded',
+    });
+  });
+
+  it('never invites twice while the first invitation is good: a duplicate id, a new id, a second order', async () => {
+    const { store, handle } = setup();
+    const deliveries = await Promise.all([
+      shopifyRequest('orders/paid', shopifyOrder({ id: 1 }), { webhookId: 'wh-1' }),
+      shopifyRequest('orders/paid', shopifyOrder({ id: 1 }), { webhookId: 'wh-1' }),
+      shopifyRequest('orders/paid', shopifyOrder({ id: 1 }), { webhookId: 'wh-2' }),
+      shopifyRequest('orders/paid', shopifyOrder({ id: 2 }), { webhookId: 'wh-3' }),
+    ]);
+    const answers = await Promise.all(deliveries.map(async (d) => answer(await handle(d))));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((a) => a.body.invitation).sort()).toEqual([
+      'already_handled',
+      'already_handled',
+      'already_handled',
+      'invited',
+    ]);
+    expect(store.calls.filter((c) => c.kind === 'invite')).toHaveLength(1);
+  });
+});
+
+describe('the scheduled run (…/purchase-webhook/invitations)', () => {
+  const KEY = 'service-role-key';
+  function scheduled(key: string | null = KEY) {
+    return new Request(`${BASE}/invitations`, {
+      method: 'POST',
+      headers: key === null ? {} : { Authorization: `Bearer ${key}` },
+      body: '{}',
+    });
+  }
+
+  it('needs the service-role key (401), and is 404 where no key is configured', async () => {
+    const { store, handle } = setup();
+    expect((await handle(scheduled())).status).toBe(404);
+    const withKey = createWebhookHandler({ providers: [], store, inviteRedirectTo: REDIRECT, scheduleKey: KEY });
+    expect((await withKey(scheduled('wrong'))).status).toBe(401);
+    expect((await withKey(scheduled(null))).status).toBe(401);
+    expect((await withKey(scheduled(`${KEY}x`))).status).toBe(401);
+  });
+
+  it('sends pending invitations until the budget is spent again, and leaves the rest pending', async () => {
+    const { store, handle: deliver } = setup();
+    store.inviteAnswer = { kind: 'rate_limited', reason: 'over_email_send_rate_limit' };
+    for (const id of [1, 2, 3]) {
+      await deliver(await shopifyRequest('orders/paid', shopifyOrder({ id, email: `b${id}@example.com` })));
+    }
+    expect([...store.invitations.values()].map((r) => r.status)).toEqual(['pending', 'pending', 'pending']);
+    const run = createWebhookHandler({ providers: [], store, inviteRedirectTo: REDIRECT, scheduleKey: KEY });
+    // The budget frees for one e-mail: the first is sent, the second meets the 429, the third is not tried.
+    let left = 1;
+    store.inviteBuyer = async (email, redirectTo) => {
+      store.calls.push({ kind: 'invite', email, redirectTo });
+      return left-- > 0 ? { kind: 'invited' } : { kind: 'rate_limited', reason: 'over_email_send_rate_limit' };
+    };
+    const res = await answer(await run(scheduled()));
+    expect(res).toEqual({ status: 200, body: { ok: true, due: 3, sent: 1, accepted: 0, pending: 2, failed: 0 } });
+    expect([...store.invitations].map(([e, r]) => [e, r.status])).toEqual([
+      ['b1@example.com', 'sent'],
+      ['b2@example.com', 'pending'],
+      ['b3@example.com', 'pending'],
+    ]);
+    left = 10;
+    expect((await answer(await run(scheduled()))).body).toMatchObject({ due: 2, sent: 2 });
+    expect(store.calls.filter((c) => c.kind === 'invite').map((c) => c.kind === 'invite' && c.email)).toEqual([
+      'b1@example.com',
+      'b2@example.com',
+      'b3@example.com',
+      'b1@example.com',
+      'b2@example.com',
+      'b2@example.com',
+      'b3@example.com',
+    ]);
   });
 });
 
@@ -400,7 +491,26 @@ describe('the request', () => {
     expect(store.calls).toEqual([]);
   });
 
-  it('answers 500 when the database fails, so the provider retries', async () => {
+  it('stops reading a body with no declared length at the limit (413), without reading the rest', async () => {
+    const { store, handle } = setup();
+    let pulled = 0;
+    const chunk = new Uint8Array(64 * 1024);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += chunk.byteLength;
+        // 8 MiB on offer; the limit is 1 MiB.
+        if (pulled > 8 * 1024 * 1024) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const req = new Request(`${BASE}/shopify`, { method: 'POST', body, duplex: 'half' } as RequestInit);
+    expect(req.headers.get('content-length')).toBeNull();
+    expect((await handle(req)).status).toBe(413);
+    expect(pulled).toBeLessThanOrEqual(1024 * 1024 + 2 * chunk.byteLength);
+    expect(store.calls).toEqual([]);
+  });
+
+  it('answers 500 when the database fails to record the sale, so the provider retries', async () => {
     const { store, logs, handle } = setup();
     store.recordPurchase = async () => {
       throw new Error('connection refused');

@@ -21,6 +21,8 @@ const handler = createWebhookHandler({
   }),
   inviteRedirectTo: `${config.siteUrl}/auth/set-password`,
   log: (entry) => console.log(JSON.stringify(entry)),
+  // Supabase Cron calls …/purchase-webhook/invitations with this key (migration 20261126010000).
+  scheduleKey: config.serviceRoleKey,
 });
 
 Deno.serve(handler);

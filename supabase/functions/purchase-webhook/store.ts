@@ -1,5 +1,6 @@
 // The store on Supabase: the service-role RPCs of the purchases ledger (record_purchase,
-// record_refund) and Auth's invitation. The client is passed in (index.ts makes it with the
+// record_refund, and the invitation state: claim_invitation, claim_due_invitations,
+// finish_invitation) and Auth's invitation. The client is passed in (index.ts makes it with the
 // service-role key), described here only by the calls this file makes.
 import { isObject } from './payload.ts';
 import type { PurchaseStore, RecordPurchaseResult, RecordRefundResult } from './types.ts';
@@ -17,7 +18,7 @@ function nullableString(value: unknown): string | null {
 
 function purchaseResult(data: unknown): RecordPurchaseResult {
   if (!isObject(data) || typeof data.duplicate !== 'boolean') {
-    throw new Error(`record_purchase answered ${JSON.stringify(data)}`);
+    throw new Error(`record_sale answered ${JSON.stringify(data)}`);
   }
   const account = data.account === 'confirmed' || data.account === 'unconfirmed' ? data.account : 'none';
   return {
@@ -25,6 +26,7 @@ function purchaseResult(data: unknown): RecordPurchaseResult {
     purchaseId: nullableString(data.purchase_id),
     userId: nullableString(data.user_id),
     account,
+    ...('invitation_claim' in data ? { invitationClaim: nullableString(data.invitation_claim) } : {}),
   };
 }
 
@@ -35,6 +37,11 @@ function refundResult(data: unknown): RecordRefundResult {
   return { duplicate: data.duplicate, found: data.found === true, userId: nullableString(data.user_id) };
 }
 
+/** GoTrue's answer when the project's hourly e-mail budget is spent (internal/api/mail.go). */
+function overEmailBudget(error: ApiError): boolean {
+  return error.code === 'over_email_send_rate_limit' || error.status === 429;
+}
+
 /** GoTrue's answer when the address already has a confirmed account. */
 function alreadyRegistered(error: ApiError): boolean {
   return error.code === 'email_exists' || /already (been )?registered/i.test(error.message);
@@ -43,7 +50,8 @@ function alreadyRegistered(error: ApiError): boolean {
 export function createSupabaseStore(client: StoreClient): PurchaseStore {
   return {
     async recordPurchase(sale) {
-      const { data, error } = await client.rpc('record_purchase', {
+      // record_sale: record_purchase, and the invitation claimed in the same call.
+      const { data, error } = await client.rpc('record_sale', {
         p_provider: sale.provider,
         p_event_id: sale.eventId,
         p_order_id: sale.orderId,
@@ -54,7 +62,7 @@ export function createSupabaseStore(client: StoreClient): PurchaseStore {
         p_currency: sale.currency,
         p_occurred_at: sale.occurredAt,
       });
-      if (error) throw new Error(`record_purchase failed: ${error.message}`);
+      if (error) throw new Error(`record_sale failed: ${error.message}`);
       return purchaseResult(data);
     },
 
@@ -69,11 +77,40 @@ export function createSupabaseStore(client: StoreClient): PurchaseStore {
       return refundResult(data);
     },
 
+    async claimInvitation(email) {
+      const { data, error } = await client.rpc('claim_invitation', { p_email: email });
+      if (error) throw new Error(`claim_invitation failed: ${error.message}`);
+      return nullableString(data);
+    },
+
+    async claimDueInvitations(limit) {
+      const { data, error } = await client.rpc('claim_due_invitations', { p_limit: limit });
+      if (error) throw new Error(`claim_due_invitations failed: ${error.message}`);
+      if (!Array.isArray(data)) throw new Error(`claim_due_invitations answered ${JSON.stringify(data)}`);
+      return data.flatMap((row: unknown) =>
+        isObject(row) && typeof row.email === 'string' && typeof row.claim_id === 'string'
+          ? [{ email: row.email, claimId: row.claim_id }]
+          : [],
+      );
+    },
+
+    async finishInvitation(email, claimId, outcome, reason) {
+      const { error } = await client.rpc('finish_invitation', {
+        p_email: email,
+        p_claim: claimId,
+        p_outcome: outcome,
+        p_reason: reason,
+      });
+      if (error) throw new Error(`finish_invitation failed: ${error.message}`);
+    },
+
     async inviteBuyer(email, redirectTo) {
       const { error } = await client.inviteUserByEmail(email, { redirectTo });
-      if (!error) return 'invited';
-      if (alreadyRegistered(error)) return 'already_registered';
-      throw new Error(`invitation failed: ${error.message}`);
+      if (!error) return { kind: 'invited' };
+      if (alreadyRegistered(error)) return { kind: 'already_registered' };
+      const reason = `${error.code ?? error.status ?? 'error'}: ${error.message}`.slice(0, 500);
+      if (overEmailBudget(error)) return { kind: 'rate_limited', reason };
+      return { kind: 'failed', reason };
     },
   };
 }

@@ -8,7 +8,15 @@ import {
   stripeSignatureHeader,
   stripeSignatureHex,
 } from './signing.ts';
-import type { PurchaseStore, RecordPurchaseResult, RecordRefundResult, Refund, Sale } from './types.ts';
+import type {
+  InvitationOutcome,
+  InviteOutcome,
+  PurchaseStore,
+  RecordPurchaseResult,
+  RecordRefundResult,
+  Refund,
+  Sale,
+} from './types.ts';
 
 export const SHOPIFY_SECRET = 'test-shopify-secret';
 export const STRIPE_SECRET = 'whsec_test_stripe_secret';
@@ -88,7 +96,10 @@ export function stripeSessionEvent(overrides: Record<string, unknown> = {}, type
 type Call =
   | { kind: 'purchase'; sale: Sale }
   | { kind: 'refund'; refund: Refund }
-  | { kind: 'invite'; email: string; redirectTo: string };
+  | { kind: 'invite'; email: string; redirectTo: string }
+  | { kind: 'finish'; email: string; outcome: InvitationOutcome; reason: string | null };
+
+type Invitation = { status: 'pending' | 'sending' | InvitationOutcome; claimId: string | null; attempts: number };
 
 /** The contract's de-duplication, in memory: an event id seen before is a duplicate. */
 export class MemoryStore implements PurchaseStore {
@@ -96,7 +107,9 @@ export class MemoryStore implements PurchaseStore {
   seen = new Set<string>();
   /** E-mail → what record_purchase says about the buyer's account. */
   accounts = new Map<string, RecordPurchaseResult['account']>();
-  inviteAnswer: 'invited' | 'already_registered' | Error = 'invited';
+  inviteAnswer: InviteOutcome | Error = { kind: 'invited' };
+  /** The ledger's invitation rows, with claim_invitation's rule (minus the expiry of a sent one). */
+  invitations = new Map<string, Invitation>();
 
   async recordPurchase(sale: Sale): Promise<RecordPurchaseResult> {
     this.calls.push({ kind: 'purchase', sale });
@@ -104,6 +117,10 @@ export class MemoryStore implements PurchaseStore {
     const duplicate = this.seen.has(key);
     this.seen.add(key);
     const account = this.accounts.get(sale.email) ?? 'none';
+    // As the purchases trigger does: a sale without a confirmed account queues the invitation.
+    if (!duplicate && account !== 'confirmed' && !this.invitations.has(sale.email)) {
+      this.invitations.set(sale.email, { status: 'pending', claimId: null, attempts: 0 });
+    }
     return { duplicate, purchaseId: duplicate ? null : crypto.randomUUID(), userId: null, account };
   }
 
@@ -115,11 +132,35 @@ export class MemoryStore implements PurchaseStore {
     return { duplicate, found: true, userId: null };
   }
 
-  async inviteBuyer(email: string, redirectTo: string): Promise<'invited' | 'already_registered'> {
+  async claimInvitation(email: string): Promise<string | null> {
+    if (this.accounts.get(email) === 'confirmed') return null;
+    const row = this.invitations.get(email) ?? { status: 'pending', claimId: null, attempts: 0 };
+    if (row.status !== 'pending' && row.status !== 'failed') return null;
+    const claimId = crypto.randomUUID();
+    this.invitations.set(email, { status: 'sending', claimId, attempts: row.attempts + 1 });
+    return claimId;
+  }
+
+  async claimDueInvitations(limit: number): Promise<{ email: string; claimId: string }[]> {
+    const due = [...this.invitations].filter(([, r]) => r.status === 'pending' || r.status === 'failed');
+    return due.slice(0, limit).map(([email, row]) => {
+      const claimId = crypto.randomUUID();
+      this.invitations.set(email, { status: 'sending', claimId, attempts: row.attempts + 1 });
+      return { email, claimId };
+    });
+  }
+
+  async finishInvitation(email: string, claimId: string, outcome: InvitationOutcome, reason: string | null) {
+    this.calls.push({ kind: 'finish', email, outcome, reason });
+    const row = this.invitations.get(email);
+    if (row?.claimId === claimId) this.invitations.set(email, { ...row, status: outcome, claimId: null });
+  }
+
+  async inviteBuyer(email: string, redirectTo: string): Promise<InviteOutcome> {
     this.calls.push({ kind: 'invite', email, redirectTo });
     if (this.inviteAnswer instanceof Error) throw this.inviteAnswer;
     // As GoTrue does, an invitation creates the (unconfirmed) user.
-    if (!this.accounts.has(email)) this.accounts.set(email, 'unconfirmed');
+    if (this.inviteAnswer.kind === 'invited' && !this.accounts.has(email)) this.accounts.set(email, 'unconfirmed');
     return this.inviteAnswer;
   }
 }

@@ -65,15 +65,44 @@ export type RecordPurchaseResult = {
   purchaseId: string | null;
   userId: string | null;
   account: 'confirmed' | 'unconfirmed' | 'none';
+  /**
+   * When the store claims the invitation with the sale (public.record_sale): the claim id, or
+   * null when another delivery holds it or it is sent and still good. Absent: not asked.
+   */
+  invitationClaim?: string | null;
 };
 
 /** `public.record_refund`'s answer. */
 export type RecordRefundResult = { duplicate: boolean; found: boolean; userId: string | null };
 
+/**
+ * What became of one invitation: sent; the address has a confirmed account already; the
+ * project's hourly e-mail budget is spent (GoTrue 429 over_email_send_rate_limit: it goes later);
+ * or refused for another reason (kept, with the reason, for staff and the next run).
+ */
+export type InviteOutcome =
+  | { kind: 'invited' }
+  | { kind: 'already_registered' }
+  | { kind: 'rate_limited'; reason: string }
+  | { kind: 'failed'; reason: string };
+
+/** The ledger's state of an invitation once a caller is done with it. */
+export type InvitationOutcome = 'sent' | 'pending' | 'failed' | 'accepted';
+
 /** What the handler needs from the database and from Supabase Auth. */
 export interface PurchaseStore {
   recordPurchase(sale: Sale): Promise<RecordPurchaseResult>;
   recordRefund(refund: Refund): Promise<RecordRefundResult>;
-  /** Invites the buyer; an address that already has an account is not an error. */
-  inviteBuyer(email: string, redirectTo: string): Promise<'invited' | 'already_registered'>;
+  /**
+   * Claims the right to invite the buyer (public.claim_invitation): a claim id for exactly one
+   * of any concurrent callers, null when another holds it, it was sent and is still good, or the
+   * account is confirmed.
+   */
+  claimInvitation(email: string): Promise<string | null>;
+  /** The scheduled run's batch of due invitations, each claimed (public.claim_due_invitations). */
+  claimDueInvitations(limit: number): Promise<{ email: string; claimId: string }[]>;
+  /** Records what became of a claimed invitation (public.finish_invitation). */
+  finishInvitation(email: string, claimId: string, outcome: InvitationOutcome, reason: string | null): Promise<void>;
+  /** Asks Auth to invite the buyer; never throws for Auth's own refusals (see InviteOutcome). */
+  inviteBuyer(email: string, redirectTo: string): Promise<InviteOutcome>;
 }

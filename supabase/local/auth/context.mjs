@@ -3,6 +3,7 @@
 // GoTrue's own privileged connection does), where the stand-in is reachable, the site links fall
 // back to, the JWT lifetime, the log, the posture read from supabase/config.toml, and the mail
 // templates config.toml names.
+import { createEmailBudget } from '../email-budget.mjs';
 import { loadMailTemplates } from '../mail-templates.mjs';
 
 /** @typedef {import('@electric-sql/pglite').PGlite} Db */
@@ -19,8 +20,10 @@ import { loadMailTemplates } from '../mail-templates.mjs';
  *   config: import('../config/auth.mjs').AuthConfig,
  *   autoconfirm: boolean,
  *   mailTemplates: ReturnType<typeof loadMailTemplates>,
+ *   emailBudget: ReturnType<typeof createEmailBudget>,
  * }} AuthContext
  *   autoconfirm: GoTrue's MAILER_AUTOCONFIRM, config.toml's enable_confirmations negated.
+ *   emailBudget: the project's hourly e-mail budget (email-budget.mjs, GoTrue's limiter).
  */
 
 /**
@@ -66,10 +69,18 @@ export const stringOr = (v, fallback = '') => (typeof v === 'string' ? v : fallb
 
 /**
  * @param {{ db: Db, baseUrl: () => string, jwtExpiry: number, siteUrl: string, log: (msg: string) => void,
- *   config: import('../config/auth.mjs').AuthConfig, mailTemplates?: ReturnType<typeof loadMailTemplates> }} deps
+ *   config: import('../config/auth.mjs').AuthConfig, mailTemplates?: ReturnType<typeof loadMailTemplates>,
+ *   clock?: () => number }} deps
  *   mailTemplates: the auth e-mails; default supabase/config.toml's templates (mail-templates.mjs).
+ *   clock: the e-mail budget's clock, epoch ms (tests).
  * @returns {AuthContext}
  */
-export function createAuthContext({ mailTemplates = loadMailTemplates(), ...deps }) {
-  return { ...deps, mailTemplates, autoconfirm: !deps.config.enableConfirmations };
+export function createAuthContext({ mailTemplates = loadMailTemplates(), clock, ...deps }) {
+  const autoconfirm = !deps.config.enableConfirmations;
+  const emailBudget = createEmailBudget({
+    perHour: deps.config.emailSent,
+    autoconfirm,
+    ...(clock ? { now: clock } : {}),
+  });
+  return { ...deps, mailTemplates, autoconfirm, emailBudget };
 }

@@ -3,10 +3,10 @@
 // email_exists); an unconfirmed one, with whatever password it has, gets a new invitation (the
 // old link stops working); otherwise an unconfirmed user without a password is created. The
 // e-mail's link is a `type=invite` verify link; accepting it confirms the address and opens a
-// session.
+// session. Past the project's e-mail budget, 429 over_email_send_rate_limit and no user.
 import { fieldsOf } from './context.mjs';
 import { authError, emailExists } from './errors.mjs';
-import { mailData, newOneTimeToken, sendMail, storeOneTimeToken, verifyLink } from './mail.mjs';
+import { mailData, newOneTimeToken, sendMail, spendEmailBudget, storeOneTimeToken, verifyLink } from './mail.mjs';
 import { safeRedirect } from './redirects.mjs';
 import { createUser, findUser, metadata, userById, userJson, validateEmail } from './users.mjs';
 
@@ -22,6 +22,8 @@ export async function invite(ctx, body, redirectTo) {
   const email = validateEmail(b.email);
   let user = await findUser(ctx.db, `lower(u.email) = $1`, [email]);
   if (user?.email_confirmed_at) throw emailExists();
+  // GoTrue creates the user and sends in one transaction: past the budget (429) neither happens.
+  spendEmailBudget(ctx);
   user ??= await createUser(ctx.db, { email, password: null, userMetadata: metadata(b.data), confirmed: false });
   // Created by a racing request in between, and so maybe confirmed already: refuse as GoTrue's unique index would.
   if (!user) throw emailExists();

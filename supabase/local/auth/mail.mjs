@@ -3,6 +3,7 @@
 // links that carry them, the max_frequency check, and the local inbox that GET /inbox reads.
 import { createHash, randomInt } from 'node:crypto';
 import { AUTH_SETTINGS } from '../config/auth.mjs';
+import { EMAIL_BUDGET_MESSAGE } from '../email-budget.mjs';
 import { HttpError } from '../http.mjs';
 import { authError, NUL_MSG } from './errors.mjs';
 
@@ -132,6 +133,14 @@ export async function claimEmailSend(tx, userId, column) {
 }
 
 /**
+ * sendEmail (internal/api/mail.go): one e-mail from the project's budget, or 429 and nothing is sent.
+ * @param {AuthContext} ctx
+ */
+export function spendEmailBudget(ctx) {
+  if (!ctx.emailBudget.spend()) throw authError(429, 'over_email_send_rate_limit', EMAIL_BUDGET_MESSAGE);
+}
+
+/**
  * sendConfirmation (internal/api/mail.go): within max_frequency of the last one, 429;
  * otherwise a new confirmation token (the older link stops working) and a "Confirm Your
  * Signup" mail with a type=signup link, to the address, whoever asked.
@@ -142,6 +151,7 @@ export async function claimEmailSend(tx, userId, column) {
  */
 export async function sendConfirmation(ctx, tx, user, redirect) {
   await claimEmailSend(tx, user.id, 'confirmation_sent_at');
+  spendEmailBudget(ctx);
   const token = newOneTimeToken(user.email);
   await storeOneTimeToken(tx, user.id, 'confirmation', token, redirect);
   await tx.query(`update auth.users set confirmation_token = $2 where id = $1`, [user.id, token.tokenHash]);
@@ -162,6 +172,7 @@ export async function sendConfirmation(ctx, tx, user, redirect) {
  */
 export async function sendEmailChange(ctx, tx, user, newEmail, redirect) {
   await claimEmailSend(tx, user.id, 'email_change_sent_at');
+  spendEmailBudget(ctx);
   const fresh = newOneTimeToken(newEmail);
   const current = ctx.config.doubleConfirmChanges && user.email ? newOneTimeToken(user.email) : null;
   await tx.query(

@@ -3,7 +3,15 @@
 // account; a recovery link and code to an address that has one.
 import { fieldsOf } from './context.mjs';
 import { authError } from './errors.mjs';
-import { claimEmailSend, mailData, newOneTimeToken, sendMail, storeOneTimeToken, verifyLink } from './mail.mjs';
+import {
+  claimEmailSend,
+  mailData,
+  spendEmailBudget,
+  newOneTimeToken,
+  sendMail,
+  storeOneTimeToken,
+  verifyLink,
+} from './mail.mjs';
 import { safeRedirect } from './redirects.mjs';
 import { findUser, validateEmail } from './users.mjs';
 
@@ -23,6 +31,7 @@ export async function recover(ctx, body, redirectTo) {
   const redirect = safeRedirect(redirectTo, ctx.siteUrl);
   await ctx.db.transaction(async (tx) => {
     await claimEmailSend(tx, user.id, 'recovery_sent_at');
+    spendEmailBudget(ctx);
     await storeOneTimeToken(tx, user.id, 'recovery', token, redirect);
     await tx.query(`update auth.users set recovery_token = $2 where id = $1`, [user.id, token.tokenHash]);
     const link = verifyLink(ctx, token.tokenHash, 'recovery', redirect);

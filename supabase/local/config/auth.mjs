@@ -14,12 +14,14 @@ export { CONFIG_TOML };
  *   securePasswordChange: boolean,
  *   refreshTokenRotation: boolean,
  *   refreshTokenReuseInterval: number,
+ *   emailSent: number,
  * }} AuthConfig
  *   enableConfirmations: [auth.email] enable_confirmations (GoTrue's MAILER_AUTOCONFIRM is its opposite).
  *   doubleConfirmChanges: [auth.email] double_confirm_changes (MAILER_SECURE_EMAIL_CHANGE_ENABLED).
  *   securePasswordChange: [auth.email] secure_password_change (SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION).
  *   refreshTokenRotation: [auth] enable_refresh_token_rotation.
  *   refreshTokenReuseInterval: [auth] refresh_token_reuse_interval, seconds.
+ *   emailSent: [auth.rate_limit] email_sent, auth e-mails per hour, project-wide (RATE_LIMIT_EMAIL_SENT; email-budget.mjs).
  */
 
 /** @type {Readonly<AuthConfig>} The Supabase CLI's defaults for these keys. */
@@ -29,6 +31,7 @@ export const CLI_DEFAULTS = Object.freeze({
   securePasswordChange: false,
   refreshTokenRotation: true,
   refreshTokenReuseInterval: 10,
+  emailSent: 2,
 });
 
 /**
@@ -54,6 +57,7 @@ function authConfigOf(parsed) {
     securePasswordChange: email.boolean('secure_password_change', CLI_DEFAULTS.securePasswordChange),
     refreshTokenRotation: auth.boolean('enable_refresh_token_rotation', CLI_DEFAULTS.refreshTokenRotation),
     refreshTokenReuseInterval: auth.wholeNumber('refresh_token_reuse_interval', CLI_DEFAULTS.refreshTokenReuseInterval),
+    emailSent: keysOf(parsed, 'auth.rate_limit').wholeNumber('email_sent', CLI_DEFAULTS.emailSent),
   };
 }
 

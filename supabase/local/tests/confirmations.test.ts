@@ -74,6 +74,7 @@ describe('the posture comes from supabase/config.toml (config/auth.mjs)', () => 
       securePasswordChange: false,
       refreshTokenRotation: true,
       refreshTokenReuseInterval: 10,
+      emailSent: 500,
     });
   });
 

@@ -1,5 +1,6 @@
 // The purchase webhook end to end: a signed delivery to the stand-in, the function in real Deno,
 // supabase-js with the service-role key, the ledger's RPCs in Postgres, and the tier that results.
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_FUNCTION_SECRETS } from '../functions.mjs';
 import { ANON_KEY } from '../keys.mjs';
@@ -222,5 +223,34 @@ describe('a buyer without an account', () => {
     const user = await confirmedUser();
     await deliver(await sale(user.email, order(), 'ebook', '24.95'));
     expect(await inbox(user.email)).toEqual([]);
+  });
+});
+
+describe('the body limit, in Deno as hosted runs the function', () => {
+  it('answers 413 to a chunked body with no length as soon as it passes 1 MiB, while the sender is still sending', async () => {
+    const url = new URL(`${server.url}/functions/v1/purchase-webhook/shopify`);
+    const req = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+    });
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      req.on('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+    });
+    // Just over the limit, and the request never ends: a function that reads the whole body
+    // before measuring it would wait for the end, and this test would time out.
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    for (let sent = 0; sent <= 1024 * 1024; sent += chunk.length) req.write(chunk);
+    const res = await answered;
+    req.destroy();
+    expect(res).toEqual({ status: 413, body: JSON.stringify({ ok: false, error: 'body too large' }) });
   });
 });

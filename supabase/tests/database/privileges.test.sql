@@ -27,6 +27,7 @@ insert into allowed values
   ('authenticated', 'private.revoke_tier(uuid,text)'),
   ('authenticated', 'private.staff_list_members(text,integer,integer)'),
   ('authenticated', 'private.staff_member_detail(uuid)'),
+  ('authenticated', 'private.staff_resend_invitation(text)'),
   -- Policies (resources, avatars) and the app's RPCs.
   ('authenticated', 'public.current_tier_rank()'),
   ('authenticated', 'public.grant_tier(uuid,tier,text)'),
@@ -36,6 +37,7 @@ insert into allowed values
   ('authenticated', 'public.revoke_tier(uuid,text)'),
   ('authenticated', 'public.staff_list_members(text,integer,integer)'),
   ('authenticated', 'public.staff_member_detail(uuid)'),
+  ('authenticated', 'public.staff_resend_invitation(text)'),
   ('authenticated', 'public.tier_rank(text)');
 
 -- Functions anon or authenticated may execute, in every schema that is not the platform's.

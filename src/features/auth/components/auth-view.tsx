@@ -6,6 +6,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
+import { privacy } from '@/content/privacy';
 import { site } from '@/content/site';
 import { checkCredentials, type Credentials } from '../lib/credentials-schema';
 import { errorMessage } from '@/lib/error-message';
@@ -142,6 +143,12 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
                 busy={busy}
                 onSubmit={(credentials) => void submit('sign-up', credentials)}
               />
+              <p className="mt-4 text-center text-sm text-slate-700">
+                {privacy.signUpNote.text}{' '}
+                <Link to={paths.privacy} className="text-navy-900 font-semibold underline underline-offset-4">
+                  {privacy.signUpNote.link}
+                </Link>
+              </p>
             </TabsContent>
           </Tabs>
         </section>

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { landing } from '@/content/landing';
+import { privacy } from '@/content/privacy';
 import { site } from '@/content/site';
 import { NewTabLink } from '@/components/new-tab-link';
 
@@ -53,6 +54,11 @@ export function SiteFooter() {
             <li>
               <Link to={paths.resources} className={linkClass}>
                 {resources}
+              </Link>
+            </li>
+            <li>
+              <Link to={paths.privacy} className={linkClass}>
+                {privacy.footerLink}
               </Link>
             </li>
           </ul>

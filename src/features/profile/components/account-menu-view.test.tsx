@@ -33,6 +33,9 @@ function setup(
     onSaveDisplayName: async (name) => void events.push(`save:${name}`),
     onSignOut: async () => void events.push('sign-out'),
     onSignedOut: () => void events.push('signed-out'),
+    onDownloadData: async () => void events.push('download'),
+    onDeleteAccount: async (password) => void events.push(`delete:${password}`),
+    onAccountDeleted: () => void events.push('deleted'),
     ...props,
   };
   render(
@@ -489,5 +492,54 @@ describe('AccountMenuView while the profile is unknown', () => {
     const menu = await screen.findByRole('menu');
     expect(within(menu).queryByRole('menuitem', { name: 'Retry' })).not.toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('');
+  });
+
+  it('downloads the data from the menu, with a busy toast and then what the file holds', async () => {
+    const pending = deferred();
+    const { user, events } = setup({ onDownloadData: () => pending.promise.then(() => void events.push('download')) });
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Download my data' }));
+    expect(await screen.findByText('Preparing your data...')).toBeInTheDocument();
+    pending.resolve();
+    expect(await screen.findByText('Your data is downloaded')).toBeInTheDocument();
+    expect(events).toEqual(['download']);
+  });
+
+  it('links to the privacy page', async () => {
+    const { user } = setup();
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    expect(await screen.findByRole('menuitem', { name: 'Your privacy' })).toHaveAttribute('href', '/privacy');
+  });
+
+  it('deletes the account only with a password; a refusal is said at the field and nothing is left', async () => {
+    let refuse = true;
+    const { user, events } = setup({
+      onDeleteAccount: async (password) => {
+        events.push(`delete:${password}`);
+        if (refuse) throw new Error('That password is not right.');
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete my account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete your account' });
+    expect(within(dialog).getByText(/purchase records stay in our books/)).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Enter your password to confirm.');
+    expect(events).toEqual([]);
+
+    const field = within(dialog).getByLabelText('Your password');
+    await user.type(field, 'wrong');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('That password is not right.');
+    expect(field).toHaveFocus();
+    expect(events).toEqual(['delete:wrong']);
+
+    refuse = false;
+    await user.clear(field);
+    await user.type(field, 'right-one');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    await waitFor(() => expect(events).toEqual(['delete:wrong', 'delete:right-one', 'deleted']));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 });

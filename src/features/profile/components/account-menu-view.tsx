@@ -10,10 +10,12 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { paths } from '@/config/paths';
+import { account } from '@/content/account';
 import { errorMessage } from '@/lib/error-message';
 import { displayNameOrPlaceholder, getInitials } from '../lib/identity';
 import type { ProfileState } from '../lib/profile-state';
 import { Avatar } from './avatar';
+import { DeleteAccountDialog } from './delete-account-dialog';
 import { EditProfileDialog, type EditProfileActions } from './edit-profile-dialog';
 
 export type AccountMenuViewProps = EditProfileActions & {
@@ -27,6 +29,12 @@ export type AccountMenuViewProps = EditProfileActions & {
   onSignOut: () => Promise<void>;
   /** Called after a successful sign-out (the container goes home). */
   onSignedOut: () => void;
+  /** Downloads the member's own data as one JSON file; throws on failure. */
+  onDownloadData: () => Promise<void>;
+  /** Deletes the account once the password is checked; throws when refused. */
+  onDeleteAccount: (password: string) => Promise<void>;
+  /** After the deletion: the container signs out, says what happened and goes home. */
+  onAccountDeleted: () => void;
 };
 
 const couldNotLoad = "Couldn't load your profile";
@@ -44,9 +52,13 @@ export function AccountMenuView({
   isStaff = false,
   onSignOut,
   onSignedOut,
+  onDownloadData,
+  onDeleteAccount,
+  onAccountDeleted,
   ...actions
 }: AccountMenuViewProps) {
   const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const known = profile.status === 'ready' ? profile : null;
   const initials = getInitials(known?.displayName, email);
@@ -62,6 +74,15 @@ export function AccountMenuView({
     } catch (error) {
       toast.error('Error signing out', { description: errorMessage(error) });
     }
+  }
+
+  function handleDownload() {
+    // A toast with a spinner while the file is prepared: the menu has closed by then.
+    toast.promise(onDownloadData(), {
+      loading: account.download.busy,
+      success: () => ({ message: account.download.done, description: account.download.doneDescription }),
+      error: (error: unknown) => ({ message: account.download.failed, description: errorMessage(error) }),
+    });
   }
 
   return (
@@ -114,13 +135,34 @@ export function AccountMenuView({
           <DropdownMenuItem disabled={!known} onSelect={() => setEditing(true)}>
             Edit Profile
           </DropdownMenuItem>
+          <DropdownMenuItem onSelect={handleDownload}>{account.menu.download}</DropdownMenuItem>
+          <DropdownMenuItem asChild>
+            <Link to={paths.privacy}>{account.menu.privacy}</Link>
+          </DropdownMenuItem>
           <DropdownMenuItem onSelect={() => void handleSignOut()}>Sign Out</DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem onSelect={() => setDeleting(true)} className="text-red-800">
+            {account.menu.delete}
+          </DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
       {/* Outside the menu, so a screen reader hears a failed read without opening it. */}
       <p role="status" aria-live="polite" className="sr-only">
         {profile.status === 'error' ? couldNotLoad : ''}
       </p>
+      <DeleteAccountDialog
+        open={deleting}
+        onOpenChange={setDeleting}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          trigger.current?.focus();
+        }}
+        onDelete={onDeleteAccount}
+        onDeleted={() => {
+          setDeleting(false);
+          onAccountDeleted();
+        }}
+      />
       {known && (
         <EditProfileDialog
           {...actions}

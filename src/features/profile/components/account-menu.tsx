@@ -1,10 +1,13 @@
 import type { User } from '@supabase/supabase-js';
 import { useNavigate } from 'react-router-dom';
+import { toast } from 'sonner';
 import { paths } from '@/config/paths';
+import { account } from '@/content/account';
 import { signOut } from '@/features/auth';
 import { useIsStaff } from '@/features/staff';
 import { QueryProvider } from '@/lib/query-client';
 import { useProfile } from '../api/get-profile';
+import { deleteMyAccount, downloadMyData } from '../api/my-account';
 import { useSaveProfile } from '../api/save-profile';
 import { useUploadAvatar } from '../api/upload-avatar';
 import { useProfileRealtime } from '../api/use-profile-realtime';
@@ -37,6 +40,22 @@ function AccountMenuContainer({ user, signOut: pageSignOut }: AccountMenuProps) 
   const saveProfile = useSaveProfile(user.id);
   const uploadAvatar = useUploadAvatar(user.id);
 
+  /**
+   * The account is gone on the server (its sessions too): end this tab's session the way the
+   * page signs out (other tabs follow through the storage event and return to sign-in), say
+   * what happened and what was kept, and go home. The server already refused the old session,
+   * so the sign-out's own answer (session not found) is ignored by supabase-js.
+   */
+  async function leave() {
+    try {
+      await (pageSignOut?.onSignOut ?? signOut)();
+    } catch (error) {
+      console.error('Sign-out after the account was deleted', error);
+    }
+    toast.success(account.remove.done, { description: account.remove.doneDescription, duration: 15_000 });
+    (pageSignOut?.onSignedOut ?? (() => void navigate(paths.home)))();
+  }
+
   return (
     <AccountMenuView
       email={user.email ?? null}
@@ -51,6 +70,9 @@ function AccountMenuContainer({ user, signOut: pageSignOut }: AccountMenuProps) 
       isStaff={staff.status === 'ready' && staff.data}
       onSignOut={pageSignOut?.onSignOut ?? signOut}
       onSignedOut={pageSignOut?.onSignedOut ?? (() => void navigate(paths.home))}
+      onDownloadData={downloadMyData}
+      onDeleteAccount={deleteMyAccount}
+      onAccountDeleted={() => void leave()}
     />
   );
 }

@@ -96,6 +96,8 @@ function setup(props: Partial<MemberDetailViewProps> = {}) {
         onClose={() => void calls.push(['close'])}
         onGrant={async (tier: Tier, reason: string) => void calls.push(['grant', tier, reason])}
         onRevoke={async (reason: string) => void calls.push(['revoke', reason])}
+        onErase={async (typedEmail: string, reason: string) => void calls.push(['erase', typedEmail, reason])}
+        onErased={() => void calls.push(['erased'])}
         {...props}
       />
     </>,
@@ -224,5 +226,42 @@ describe('MemberDetailView', () => {
   it('shows a spinner while the member loads', () => {
     setup({ detail: { status: 'loading', retrying: false } });
     expect(screen.getByRole('status')).toHaveTextContent('Loading this member...');
+  });
+
+  it('erases only with the e-mail typed again and a reason, then toasts and closes', async () => {
+    const { user, calls } = setup();
+    await user.click(screen.getByRole('button', { name: 'Erase this member' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Erase ann@example.com' });
+    const emailField = within(dialog).getByLabelText('Type their e-mail address to confirm');
+    await user.type(emailField, 'someone@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Erase member' }));
+    expect(within(dialog).getByText("That is not this member's e-mail address.")).toBeInTheDocument();
+    expect(emailField).toHaveFocus();
+    await user.clear(emailField);
+    await user.type(emailField, 'ANN@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Erase member' }));
+    expect(within(dialog).getByLabelText('Reason')).toHaveFocus();
+    expect(calls).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Reason'), ' Asked by e-mail ');
+    await user.click(within(dialog).getByRole('button', { name: 'Erase member' }));
+    expect(await screen.findByText('ann@example.com is erased')).toBeInTheDocument();
+    expect(calls).toEqual([['erase', 'ANN@example.com', 'Asked by e-mail'], ['erased']]);
+  });
+
+  it('keeps the dialog open and says why when the server refuses the erasure', async () => {
+    const { user, calls } = setup({
+      onErase: async () => {
+        throw new Error('Staff accounts cannot be erased here; remove their staff role first.');
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Erase this member' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Erase ann@example.com' });
+    await user.type(within(dialog).getByLabelText('Type their e-mail address to confirm'), 'ann@example.com');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Asked');
+    await user.click(within(dialog).getByRole('button', { name: 'Erase member' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Nothing was erased: Staff accounts cannot be erased here; remove their staff role first.',
+    );
+    expect(calls).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { RetryButton } from '@/components/ui/retry-button';
 import { Spinner } from '@/components/ui/spinner';
+import { account } from '@/content/account';
 import { tierLabel, type Tier } from '@/content/tiers';
 import type { ReadState } from '@/lib/read-state';
 import {
@@ -12,6 +13,7 @@ import {
   type MemberDetail,
   type MemberPurchase,
 } from '../lib/members';
+import { EraseMemberDialog } from './erase-member-dialog';
 import { GrantTierDialog, RevokeGrantDialog } from './tier-change-dialogs';
 
 export type MemberDetailViewProps = {
@@ -22,6 +24,10 @@ export type MemberDetailViewProps = {
   onClose: () => void;
   onGrant: (tier: Tier, reason: string) => Promise<void>;
   onRevoke: (reason: string) => Promise<void>;
+  /** Erases the member (issue 26): the typed e-mail and the reason; throws when refused. */
+  onErase: (typedEmail: string, reason: string) => Promise<void>;
+  /** After an erasure (the container closes the member). */
+  onErased: () => void;
 };
 
 const sourceLabels: Record<string, string> = {
@@ -42,7 +48,15 @@ function tierText(tier: Tier | null): string {
  * the grant / revoke actions. Focus moves to its heading when a member is chosen, so a
  * keyboard or screen-reader user lands on what they asked for.
  */
-export function MemberDetailView({ email, detail, onClose, onGrant, onRevoke }: MemberDetailViewProps) {
+export function MemberDetailView({
+  email,
+  detail,
+  onClose,
+  onGrant,
+  onRevoke,
+  onErase,
+  onErased,
+}: MemberDetailViewProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     heading.current?.focus();
@@ -79,7 +93,10 @@ export function MemberDetailView({ email, detail, onClose, onGrant, onRevoke }: 
         <p className="text-navy-800 mt-4">This account no longer exists.</p>
       )}
       {detail.status === 'ready' && detail.data !== null && (
-        <MemberDetailBody detail={detail.data} email={email} onGrant={onGrant} onRevoke={onRevoke} />
+        <>
+          <MemberDetailBody detail={detail.data} email={email} onGrant={onGrant} onRevoke={onRevoke} />
+          <EraseSection email={email} onErase={onErase} onErased={onErased} />
+        </>
       )}
       {detail.status === 'ready' && detail.refreshFailed && (
         <p role="status" className="mt-4 flex flex-wrap items-center gap-3 text-sm text-slate-700">
@@ -286,6 +303,32 @@ function Purchases({ purchases }: { purchases: MemberPurchase[] }) {
           </table>
         </div>
       )}
+    </section>
+  );
+}
+
+/** Erasure at the member's request, last on the page: separate from the everyday actions. */
+function EraseSection({ email, onErase, onErased }: Pick<MemberDetailViewProps, 'email' | 'onErase' | 'onErased'>) {
+  const [open, setOpen] = useState(false);
+  return (
+    <section aria-labelledby="member-erase-title" className="border-navy-100 mt-6 border-t pt-4">
+      <h3 id="member-erase-title" className="text-navy-900 text-lg font-bold">
+        {account.erase.open}
+      </h3>
+      <p className="text-navy-800 mt-1 text-sm">{account.erase.description}</p>
+      <Button variant="destructive" className="mt-3" onClick={() => setOpen(true)}>
+        {account.erase.open}
+      </Button>
+      <EraseMemberDialog
+        email={email}
+        open={open}
+        onOpenChange={setOpen}
+        onErase={onErase}
+        onErased={() => {
+          setOpen(false);
+          onErased();
+        }}
+      />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useSessionRevalidation } from '@/lib/use-session-revalidation';
 import { useChangeMemberTier } from '../api/change-member-tier';
+import { useEraseMember } from '../api/erase-member';
 import { useMemberDetail } from '../api/get-member-detail';
 import { useIsStaff } from '../api/is-staff';
 import { listAllMembers, MEMBERS_PAGE_SIZE, useMembers } from '../api/list-members';
@@ -13,6 +14,7 @@ import { membersCsv, membersCsvFilename } from '../lib/members-csv';
 import { StaffCheckFailedView, StaffOnlyView } from './admin-upload-view';
 import { MemberDetailView } from './member-detail-view';
 import { StaffMembersView, type ChosenMember } from './members-view';
+import { WaitingInvitations } from './waiting-invitations';
 
 const task = 'Managing members';
 
@@ -60,6 +62,7 @@ function MembersPage() {
       page={page}
       chosen={chosen}
       onChoose={setChosen}
+      waiting={<WaitingInvitations />}
       detail={chosen && <MemberPanel key={chosen.userId} member={chosen} onClose={() => setChosen(null)} />}
       onExport={async () => {
         const members = await listAllMembers(search);
@@ -74,6 +77,7 @@ function MembersPage() {
 function MemberPanel({ member, onClose }: { member: ChosenMember; onClose: () => void }) {
   const detail = useMemberDetail(member.userId);
   const change = useChangeMemberTier();
+  const erase = useEraseMember();
   return (
     <MemberDetailView
       email={member.email}
@@ -85,6 +89,10 @@ function MemberPanel({ member, onClose }: { member: ChosenMember; onClose: () =>
       onRevoke={async (reason) => {
         await change.mutateAsync({ kind: 'revoke', userId: member.userId, reason });
       }}
+      onErase={async (typedEmail, reason) => {
+        await erase.mutateAsync({ userId: member.userId, email: typedEmail, reason });
+      }}
+      onErased={onClose}
     />
   );
 }

@@ -28,6 +28,8 @@ export type StaffMembersViewProps = {
   onChoose: (member: ChosenMember | null) => void;
   /** The chosen member's panel (the container wires its reads and writes). */
   detail?: ReactNode;
+  /** The buyers still waiting for their invitation (issue 24), shown above the list. */
+  waiting?: ReactNode;
   /** Exports every member the search matches, all pages; throws when it cannot. */
   onExport: () => Promise<{ count: number; filename: string }>;
 };
@@ -36,7 +38,7 @@ const sourceLabels = { purchase: 'Purchase', staff: 'Staff grant' } as const;
 
 /** /staff/members: search, page through, choose a member, export. */
 export function StaffMembersView(props: StaffMembersViewProps) {
-  const { page, detail } = props;
+  const { page, detail, waiting } = props;
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6">
       <header className="flex flex-col gap-3">
@@ -56,6 +58,8 @@ export function StaffMembersView(props: StaffMembersViewProps) {
           Find a member by e-mail, see their tier and where it came from, and grant or revoke a tier with a reason.
         </p>
       </header>
+
+      {waiting}
 
       <section aria-labelledby="members-list-title" className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
         <h2 id="members-list-title" className="sr-only">

@@ -1,0 +1,20 @@
+// The Deno entry of the account function (issue 26): reads the environment and serves the
+// plain handler (handler.ts). The gateway checks the caller's JWT (verify_jwt stays on); the
+// handler asks the auth server whether that session still exists before doing anything.
+// Deployed with `supabase functions deploy account` (see README).
+import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
+import { createAccountHandler, readAccountConfig } from './handler.ts';
+
+const config = readAccountConfig(Deno.env.toObject());
+
+Deno.serve(
+  createAccountHandler({
+    ...config,
+    createClient: (key, accessToken) =>
+      createClient(config.supabaseUrl, key, {
+        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+        ...(accessToken ? { global: { headers: { Authorization: `Bearer ${accessToken}` } } } : {}),
+      }),
+    log: (entry) => console.log(JSON.stringify(entry)),
+  }),
+);

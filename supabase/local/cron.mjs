@@ -1,0 +1,70 @@
+// @ts-check
+// The stand-in's Supabase Cron: what migration 20261126010000 schedules on a hosted project
+// (pg_cron every minute, pg_net POSTing to the purchase webhook's `invitations` path with the
+// service-role key, only while an invitation waits). The stand-in's engine has neither
+// extension, so `npm run supabase:local` (server.mjs --cron) runs the same call on a timer of its
+// own; tests, the e2e stand-in and the launch benchmark make the call themselves
+// (runInvitationSchedule) when they choose to.
+import { SERVICE_ROLE_KEY } from './keys.mjs';
+
+/** The path the schedule calls (hosted: `<project url>/functions/v1/purchase-webhook/invitations`). */
+export const INVITATION_SCHEDULE_PATH = '/functions/v1/purchase-webhook/invitations';
+
+/** pg_cron's `* * * * *`. */
+export const SCHEDULE_EVERY_MS = 60_000;
+
+/** The job's condition (as the migration's): an invitation claim_due_invitations would take. */
+const WAITING_SQL = `select exists (select 1 from public.buyer_invitations
+  where status = 'pending' or (status = 'failed' and attempts < 5)
+     or (status = 'sending' and claimed_at < now() - interval '10 minutes')) as waiting`;
+
+/**
+ * Makes the scheduled call once, as pg_net does, and answers the function's JSON.
+ * @param {string} baseUrl  the stand-in's URL
+ * @returns {Promise<{ status: number, body: Record<string, unknown> }>}
+ */
+export async function runInvitationSchedule(baseUrl) {
+  const res = await fetch(`${baseUrl}${INVITATION_SCHEDULE_PATH}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${SERVICE_ROLE_KEY}` },
+    body: '{}',
+  });
+  const text = await res.text();
+  /** @type {Record<string, unknown>} */
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = { text };
+  }
+  return { status: res.status, body };
+}
+
+/**
+ * Runs the schedule every minute while an invitation waits (never two runs at once). Returns a
+ * function that stops it.
+ * @param {{ baseUrl: string, db: { query: (sql: string) => Promise<{ rows: any[] }> },
+ *   log: (message: string) => void, everyMs?: number }} options
+ * @returns {() => void}
+ */
+export function startLocalCron({ baseUrl, db, log, everyMs = SCHEDULE_EVERY_MS }) {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    void (async () => {
+      try {
+        const { rows } = await db.query(WAITING_SQL);
+        if (!rows[0]?.waiting) return;
+        const { status, body } = await runInvitationSchedule(baseUrl);
+        log(`[local cron] purchase-webhook/invitations: ${status} ${JSON.stringify(body)}`);
+      } catch (err) {
+        log(`[local cron] purchase-webhook/invitations failed: ${err instanceof Error ? err.message : String(err)}`);
+      } finally {
+        running = false;
+      }
+    })();
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
