@@ -48,6 +48,7 @@ export const PUBLIC_PAGES = Object.freeze([
  */
 export const MEMBER_TABLES = Object.freeze([
   'account_erasures',
+  'buyer_invitations',
   'profiles',
   'purchases',
   'staff',
