@@ -23,7 +23,8 @@ import { createFunctionsService } from './functions.mjs';
 import { jsonResponse } from './http.mjs';
 import { ANON_KEY, DEMO_ACCOUNTS, DEMO_PASSWORD, SERVICE_ROLE_KEY } from './keys.mjs';
 import { createRealtimeService } from './realtime.mjs';
-import { createRestService, SchemaCache } from './rest.mjs';
+import { createRestContext } from './rest/context.mjs';
+import { SchemaCache } from './rest/schema-cache.mjs';
 import { makeSampleFile, MIME_BY_EXTENSION, sampleResourceFiles } from './sample-files.mjs';
 import { createStorageService, objectFile } from './storage.mjs';
 
@@ -181,7 +182,7 @@ export async function startServer({
     config: { ...repoAuthConfig(), ...authConfig },
     ...(clock ? { clock } : {}),
   });
-  const rest = createRestService({ db, withClaims, schema });
+  const rest = createRestContext({ db, withClaims, schema });
   const storage = createStorageService({ db, withClaims, root: storageRoot });
   const realtime = createRealtimeService({ db, withClaims, schema, log });
   await realtime.start();

@@ -1,14 +1,31 @@
-// /rest/v1: the PostgREST subset (rest.mjs holds the grammar and the SQL). The API key is checked
-// as Kong does; the caller's role comes from the bearer token (else the key), as PostgREST reads it.
+// @ts-check
+// /rest/v1: the PostgREST subset, one module of rest/ per concern (query grammar, read, write, rpc,
+// errors). The API key is checked as Kong does; the caller's role comes from the bearer token (else
+// the key), as PostgREST reads it. The context (database, withClaims, schema cache) is passed to
+// each handler explicitly.
 import { Hono } from 'hono';
 import { bearerToken, HttpError, jsonResponse } from '../http.mjs';
 import { JwtError, verifyJwt } from '../keys.mjs';
-import { restError } from '../rest.mjs';
+import { asRestError, restError } from '../rest/errors.mjs';
+import { tableFor } from '../rest/context.mjs';
+import { select } from '../rest/read.mjs';
+import { callFunction, openApi } from '../rest/rpc.mjs';
+import { insert, remove, update } from '../rest/write.mjs';
 import { jsonReader, nodeRequest, requireApiKey, subPath, urlOf } from './gateway.mjs';
 
 const API_ROLES = ['anon', 'authenticated', 'service_role'];
 
-/** PostgREST's view of the caller: the bearer token, else the apikey; errors as PGRST301. */
+/**
+ * @typedef {{ Bindings: import('@hono/node-server').HttpBindings,
+ *   Variables: { claims: import('../db.mjs').Claims, url: URL, table: import('../rest/schema-cache.mjs').Table } }} RestEnv
+ */
+/** @typedef {import('hono').Context<RestEnv>} Ctx */
+
+/**
+ * PostgREST's view of the caller: the bearer token, else the apikey; errors as PGRST301.
+ * @param {import('node:http').IncomingMessage} req
+ * @returns {Promise<import('../db.mjs').Claims>}
+ */
 export async function restClaims(req) {
   const token = bearerToken(req) ?? (typeof req.headers.apikey === 'string' ? req.headers.apikey : null);
   if (!token) return { role: 'anon' };
@@ -44,7 +61,7 @@ export async function restClaims(req) {
 /**
  * PostgREST's answer: the text with its media type (none for an empty body) and Content-Length,
  * which a HEAD answer keeps.
- * @param {{ status: number, text?: string, type?: string, headers?: Record<string, string> }} out
+ * @param {import('../rest/context.mjs').RestAnswer} out
  */
 function answer(out) {
   const text = out.text ?? '';
@@ -59,17 +76,19 @@ function answer(out) {
 }
 
 /**
- * @param {ReturnType<typeof import('../rest.mjs').createRestService>} rest
+ * @param {import('../rest/context.mjs').RestContext} rest
  */
 export function restRoutes(rest) {
-  /** @type {Hono<{ Bindings: import('@hono/node-server').HttpBindings, Variables: { claims: any, url: URL } }>} */
+  /** @type {Hono<RestEnv>} */
   const app = new Hono();
+  /** @param {Ctx} c */
   const body = (c) =>
     jsonReader(nodeRequest(c), {
       tooLarge: () => restError(413, 'PGRST413', 'Payload Too Large'),
       bad: () => restError(400, 'PGRST102', 'Empty or invalid json'),
     })();
-  const args = (c) => /** @type {const} */ ([nodeRequest(c), c.get('claims')]);
+  /** @param {Ctx} c */
+  const args = (c) => /** @type {const} */ ([rest, nodeRequest(c), c.get('claims')]);
 
   app.use('*', async (c, next) => {
     await requireApiKey(nodeRequest(c), urlOf(c));
@@ -82,11 +101,11 @@ export function restRoutes(rest) {
     await next();
   });
 
-  app.all('/', () => answer(rest.openApi()));
+  app.all('/', () => answer(openApi()));
 
   app.on(['GET', 'POST'], '/rpc/:fn', async (c) => {
     const payload = c.req.method === 'POST' ? await body(c) : undefined;
-    return answer(await rest.callFunction(...args(c), c.req.param('fn'), urlOf(c), payload));
+    return answer(await callFunction(...args(c), c.req.param('fn'), urlOf(c), payload));
   });
   app.all('/rpc/:fn', () => {
     throw restError(405, 'PGRST101', 'Only GET, HEAD and POST are allowed for functions');
@@ -94,15 +113,13 @@ export function restRoutes(rest) {
 
   // Tables and views: the name must exist (a 404 otherwise, whatever the method) before the method counts.
   app.all('/:table', async (c, next) => {
-    c.set('table', await rest.tableFor(nodeRequest(c), c.req.param('table')));
+    c.set('table', await tableFor(rest, nodeRequest(c), c.req.param('table')));
     await next();
   });
-  app.get('/:table', async (c) =>
-    answer(await rest.select(...args(c), c.get('table'), urlOf(c), c.req.method === 'HEAD')),
-  );
-  app.post('/:table', async (c) => answer(await rest.insert(...args(c), c.get('table'), urlOf(c), await body(c))));
-  app.patch('/:table', async (c) => answer(await rest.update(...args(c), c.get('table'), urlOf(c), await body(c))));
-  app.delete('/:table', async (c) => answer(await rest.remove(...args(c), c.get('table'), urlOf(c))));
+  app.get('/:table', async (c) => answer(await select(...args(c), c.get('table'), urlOf(c), c.req.method === 'HEAD')));
+  app.post('/:table', async (c) => answer(await insert(...args(c), c.get('table'), urlOf(c), await body(c))));
+  app.patch('/:table', async (c) => answer(await update(...args(c), c.get('table'), urlOf(c), await body(c))));
+  app.delete('/:table', async (c) => answer(await remove(...args(c), c.get('table'), urlOf(c))));
   app.all('/:table', (c) => {
     throw restError(405, 'PGRST117', `Unsupported HTTP method: ${c.req.method}`);
   });
@@ -112,7 +129,7 @@ export function restRoutes(rest) {
   });
 
   app.onError((err, c) => {
-    const e = rest.asRestError(err, c.get('claims'));
+    const e = asRestError(err, c.get('claims'));
     if (!(e instanceof HttpError)) throw err;
     nodeRequest(c).resume();
     return jsonResponse(e.status, e.body, e.headers);

@@ -15,7 +15,6 @@ const NOT_YET_SPLIT = [
   'multipart.mjs readMultipartFile',
   'multipart.mjs (anonymous)',
   'realtime.mjs createRealtimeService',
-  'rest.mjs createRestService',
   'routes/storage.mjs storageRoutes',
   'storage.mjs createStorageService',
 ];
