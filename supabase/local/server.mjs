@@ -22,7 +22,7 @@ import { createDatabase, withClaims } from './db.mjs';
 import { createFunctionsService } from './functions.mjs';
 import { jsonResponse } from './http.mjs';
 import { ANON_KEY, DEMO_ACCOUNTS, DEMO_PASSWORD, SERVICE_ROLE_KEY } from './keys.mjs';
-import { createRealtimeService } from './realtime.mjs';
+import { createRealtimeService } from './realtime/service.mjs';
 import { createRestContext } from './rest/context.mjs';
 import { SchemaCache } from './rest/schema-cache.mjs';
 import { makeSampleFile, MIME_BY_EXTENSION, sampleResourceFiles } from './sample-files.mjs';

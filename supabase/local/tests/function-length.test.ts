@@ -14,7 +14,6 @@ const LIMIT = 80;
 const NOT_YET_SPLIT = [
   'multipart.mjs readMultipartFile',
   'multipart.mjs (anonymous)',
-  'realtime.mjs createRealtimeService',
   'routes/storage.mjs storageRoutes',
   'storage.mjs createStorageService',
 ];
