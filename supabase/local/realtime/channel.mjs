@@ -139,8 +139,9 @@ async function join(ctx, conn, msg, defaultClaims) {
  */
 async function refreshToken(conn, msg) {
   const channel = conn.channels.get(msg.topic);
-  if (!channel || typeof msg.payload?.access_token !== 'string') return;
-  const r = await claimsFromToken(msg.payload.access_token);
+  const token = isMap(msg.payload) ? msg.payload.access_token : undefined;
+  if (!channel || typeof token !== 'string') return;
+  const r = await claimsFromToken(token);
   if (r.error !== undefined) {
     sendSystem(conn, channel.joinRef, msg.topic, {
       message: r.error,

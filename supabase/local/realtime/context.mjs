@@ -12,7 +12,7 @@ import { WebSocketServer } from 'ws';
  * @typedef {{ joinRef: string | null, claims: Claims, bindings: Binding[], timer?: ReturnType<typeof setTimeout> | undefined }} Channel
  */
 /** @typedef {{ ws: import('ws').WebSocket, v2: boolean, channels: Map<string, Channel> }} Conn */
-/** A decoded Phoenix frame. @typedef {{ joinRef: string | null, ref: string | null, topic: string, event: string, payload: any }} Message */
+/** A decoded Phoenix frame. @typedef {{ joinRef: string | null, ref: string | null, topic: string, event: string, payload: unknown }} Message */
 
 /**
  * @typedef {{
