@@ -16,8 +16,6 @@ const NOT_YET_SPLIT = [
   'multipart.mjs (anonymous)',
   'realtime.mjs createRealtimeService',
   'rest.mjs createRestService',
-  'routes/storage.mjs storageRoutes',
-  'storage.mjs createStorageService',
 ];
 const root = path.resolve(import.meta.dirname, '..');
 
