@@ -1,8 +1,8 @@
 // @ts-check
 // Downloads: GET/HEAD /object/public/:bucket/*, /object/authenticated/:bucket/*, /object/:bucket/*
 // and /object/sign/:bucket/*?token= (supabase/storage src/http/routes/object/getPublicObject.ts,
-// getObject.ts, getSignedObject.ts; the headers as src/storage/backend/file.ts and
-// src/http/routes/object/... send them). The bytes stream from disk.
+// getObject.ts, getSignedObject.ts; the headers as src/storage/backend/file.ts sets them). The
+// bytes stream from disk.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
