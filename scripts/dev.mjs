@@ -50,6 +50,10 @@ async function main() {
   const port = Number(process.env.LOCAL_SUPABASE_PORT) || 54321;
   console.log('No VITE_SUPABASE_URL configured: starting the local Supabase stand-in…');
   const server = await startServer({ port, dataDir: DEFAULT_DATA_DIR });
+  // Supabase Cron's invitation schedule, as `npm run supabase:local --cron` runs it: without it an
+  // invitation held back by the e-mail budget (issue 24) would never leave the local inbox queue.
+  const { startLocalCron } = await import('../supabase/local/cron.mjs');
+  const stopCron = startLocalCron({ baseUrl: server.url, db: server.db, log: (m) => console.log(m) });
 
   const child = spawn(vite, viteArgs, {
     cwd: root,
@@ -80,6 +84,7 @@ async function main() {
       child.kill('SIGTERM');
       await exited;
     }
+    stopCron();
     await server.close();
     process.exit(code);
   };

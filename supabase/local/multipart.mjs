@@ -46,6 +46,125 @@ const fileCut = (/** @type {Error} */ err) => {
  */
 
 /**
+ * One read in progress: what the request's handlers share until it settles.
+ * @typedef {{
+ *   req: import('node:http').IncomingMessage, bb: import('busboy').Busboy,
+ *   resolve: (file: MultipartFile | null) => void, reject: (err: MultipartError) => void,
+ *   fields: Map<string, string | null>, settled: boolean, sawData: boolean,
+ *   pending: MultipartError | null, file: import('node:stream').Readable | null,
+ * }} Read
+ *   fields: null when a name was sent more than once. pending: what hosted reports only when
+ *   no file follows.
+ */
+
+/** @param {Read} r */
+const stopReading = (r) => {
+  r.req.unpipe(r.bb);
+  r.req.resume();
+};
+
+/**
+ * @param {Read} r
+ * @param {MultipartError} err
+ */
+function fail(r, err) {
+  stopReading(r);
+  if (r.settled) {
+    // After the file was handed over, only a break inside the file itself matters.
+    if (r.file && !r.file.readableEnded && !r.file.destroyed) r.file.destroy(fileCut(err));
+    return;
+  }
+  r.settled = true;
+  r.reject(err);
+}
+
+/** @param {Read} r */
+function end(r) {
+  if (r.settled) return;
+  r.settled = true;
+  if (r.pending) r.reject(r.pending);
+  else r.resolve(null);
+}
+
+/**
+ * The file part handed over, with the fields sent before it.
+ * @param {Read} r
+ * @param {import('node:stream').Readable} stream
+ * @param {import('busboy').FileInfo} info
+ * @returns {MultipartFile}
+ */
+function handOver(r, stream, info) {
+  /** @type {Record<string, string>} */
+  const before = Object.create(null);
+  for (const [k, v] of r.fields) if (v !== null) before[k] = v;
+  let broken = false;
+  stream.on('error', () => {
+    broken = true;
+  });
+  return {
+    mimeType: info.mimeType,
+    filename: info.filename,
+    fields: before,
+    stream,
+    truncated: () => /** @type {any} */ (stream).truncated === true,
+    pipeTo: async (...dest) => {
+      try {
+        await pipeline(stream, .../** @type {[NodeJS.WritableStream]} */ (dest));
+      } catch (err) {
+        throw broken ? fileCut(/** @type {Error} */ (err)) : err;
+      }
+    },
+    discard: () => {
+      if (!stream.readableEnded) stream.resume();
+    },
+  };
+}
+
+/**
+ * Fields are collected until the first file part, which settles the read.
+ * @param {Read} r
+ */
+function listen(r) {
+  r.req.once('data', () => {
+    r.sawData = true;
+  });
+  r.req.on('close', () => {
+    if (!r.req.readableEnded)
+      fail(r, new MultipartError('the request was closed before the multipart data was fully parsed'));
+  });
+  r.bb.on('field', (name, value) => {
+    if (r.settled || name === undefined) return;
+    if (name in Object.prototype) {
+      r.pending = new MultipartError('prototype property is not allowed as field name');
+      return;
+    }
+    r.fields.set(name, r.fields.has(name) ? null : value);
+  });
+  r.bb.on('file', (name, stream, info) => {
+    if (r.settled || (name !== undefined && name in Object.prototype)) {
+      if (!r.settled) r.pending = new MultipartError('prototype property is not allowed as field name');
+      stream.resume();
+      return;
+    }
+    r.settled = true;
+    r.file = stream;
+    r.resolve(handOver(r, stream, info));
+  });
+  const beforeFile = (/** @type {string} */ message) => () => {
+    if (!r.settled) fail(r, new MultipartError(message));
+  };
+  r.bb.on('fieldsLimit', beforeFile('reach fields limit'));
+  r.bb.on('partsLimit', beforeFile('reach parts limit'));
+  // A second file is skipped by busboy (files: 1), as hosted never reads past the first.
+  r.bb.on('error', (err) => {
+    // An empty body is an empty form, not a broken one (as @fastify/multipart treats it).
+    if (!r.sawData && /** @type {Error} */ (err).message === 'Unexpected end of form') end(r);
+    else fail(r, hostedError(/** @type {Error} */ (err)));
+  });
+  r.bb.on('close', () => end(r));
+}
+
+/**
  * Reads a multipart/form-data request up to its first file part, as fastify-multipart's
  * request.file() does: fields before it are collected, fields and files after it are not read.
  * Resolves null when the body has no file part (hosted: 'No content provided'); rejects with a
@@ -68,97 +187,19 @@ export function readMultipartFile(req, headers, { fileSize }) {
       reject(hostedError(/** @type {Error} */ (err)));
       return;
     }
-    /** @type {Map<string, string | null>} null: sent more than once */
-    const fields = new Map();
-    let settled = false;
-    let sawData = false;
-    /** @type {MultipartError | null} What hosted reports only when no file follows. */
-    let pending = null;
-    /** @type {import('node:stream').Readable | null} */
-    let file = null;
-
-    const stopReading = () => {
-      req.unpipe(bb);
-      req.resume();
+    /** @type {Read} */
+    const r = {
+      req,
+      bb,
+      resolve,
+      reject,
+      fields: new Map(),
+      settled: false,
+      sawData: false,
+      pending: null,
+      file: null,
     };
-    /** @param {MultipartError} err */
-    const fail = (err) => {
-      stopReading();
-      if (settled) {
-        // After the file was handed over, only a break inside the file itself matters.
-        if (file && !file.readableEnded && !file.destroyed) file.destroy(fileCut(err));
-        return;
-      }
-      settled = true;
-      reject(err);
-    };
-    const end = () => {
-      if (settled) return;
-      settled = true;
-      if (pending) reject(pending);
-      else resolve(null);
-    };
-
-    req.once('data', () => {
-      sawData = true;
-    });
-    req.on('close', () => {
-      if (!req.readableEnded)
-        fail(new MultipartError('the request was closed before the multipart data was fully parsed'));
-    });
-    bb.on('field', (name, value) => {
-      if (settled || name === undefined) return;
-      if (name in Object.prototype) {
-        pending = new MultipartError('prototype property is not allowed as field name');
-        return;
-      }
-      fields.set(name, fields.has(name) ? null : value);
-    });
-    bb.on('file', (name, stream, info) => {
-      if (settled || (name !== undefined && name in Object.prototype)) {
-        if (!settled) pending = new MultipartError('prototype property is not allowed as field name');
-        stream.resume();
-        return;
-      }
-      settled = true;
-      file = stream;
-      /** @type {Record<string, string>} */
-      const before = Object.create(null);
-      for (const [k, v] of fields) if (v !== null) before[k] = v;
-      let broken = false;
-      stream.on('error', () => {
-        broken = true;
-      });
-      resolve({
-        mimeType: info.mimeType,
-        filename: info.filename,
-        fields: before,
-        stream,
-        truncated: () => /** @type {any} */ (stream).truncated === true,
-        pipeTo: async (...dest) => {
-          try {
-            await pipeline(stream, .../** @type {[NodeJS.WritableStream]} */ (dest));
-          } catch (err) {
-            throw broken ? fileCut(/** @type {Error} */ (err)) : err;
-          }
-        },
-        discard: () => {
-          if (!stream.readableEnded) stream.resume();
-        },
-      });
-    });
-    const beforeFile = (/** @type {string} */ message) => () => {
-      if (!settled) fail(new MultipartError(message));
-    };
-    bb.on('fieldsLimit', beforeFile('reach fields limit'));
-    bb.on('partsLimit', beforeFile('reach parts limit'));
-    // A second file is skipped by busboy (files: 1), as hosted never reads past the first.
-    bb.on('error', (err) => {
-      // An empty body is an empty form, not a broken one (as @fastify/multipart treats it).
-      if (!sawData && /** @type {Error} */ (err).message === 'Unexpected end of form') end();
-      else fail(hostedError(/** @type {Error} */ (err)));
-    });
-    bb.on('close', end);
+    listen(r);
     req.pipe(bb);
   });
 }

@@ -6,7 +6,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 
-select plan(25);
+select plan(26);
 
 set local role service_role;
 select set_config('request.jwt.claims', '{"role": "service_role"}', true);
@@ -22,6 +22,8 @@ select throws_ok($$ update public.tier_audit set reason = 'rewritten' $$,
   '42501', 'permission denied for table tier_audit', 'cannot rewrite the tier audit');
 select throws_ok($$ delete from public.tier_audit $$,
   '42501', 'permission denied for table tier_audit', 'cannot delete from the tier audit');
+select throws_ok($$ lock table public.tier_audit in access exclusive mode $$,
+  '42501', 'permission denied for table tier_audit', 'cannot lock the tier audit (no MAINTAIN), so cannot stall tier changes');
 
 -- The purchase webhook's RPCs.
 select is(public.record_purchase('stripe', 'evt_sr_1', 'ord_sr_1', 'NoTier@Example.com', 'foundation', 'foundation', 4900, 'usd', now()) ->> 'account',

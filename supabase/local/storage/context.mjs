@@ -1,0 +1,154 @@
+// @ts-check
+// What every /storage/v1 module is given, explicitly: the database (the storage admin's
+// connection), how to run SQL as the caller (db.mjs withClaims), and where the objects' bytes
+// live. Beside it, the pieces every route group shares, as hosted Storage shares them
+// (supabase/storage src/storage/database/knex.ts for the caller's transaction and
+// src/storage/object.ts for testPermission).
+import { isBadInputPgError, isPgError } from '../pg-errors.mjs';
+import { storageError } from './errors.mjs';
+import { validateBucket } from './names.mjs';
+
+/** @typedef {import('@electric-sql/pglite').PGlite} Db */
+/** @typedef {import('@electric-sql/pglite').Transaction} Tx */
+/** @typedef {import('../db.mjs').Claims} Claims */
+
+/**
+ * @typedef {{ db: Db, withClaims: typeof import('../db.mjs').withClaims, root: string }} StorageContext
+ *   root: where the objects' bytes live (names.mjs objectFile).
+ */
+
+/** A row of storage.buckets as the routes read it. */
+/** @typedef {{ id: string, public: boolean, file_size_limit: number | string | null, allowed_mime_types: string[] | null }} BucketRow */
+
+/**
+ * A row of storage.objects as a download or info reads it.
+ * @typedef {{ id: string, name: string, metadata: Record<string, unknown> | null, updated_at: Date | string | null }} ObjectRow
+ */
+
+/** Claims of a caller, asked for only where storage-api checks for one. */
+/** @typedef {() => Claims} Caller */
+
+/**
+ * @param {StorageContext} deps
+ * @returns {StorageContext}
+ */
+export function createStorageContext({ db, withClaims, root }) {
+  return { db, withClaims, root };
+}
+
+/** storage.operation per route, as hosted Storage names them (src/http/routes/operations.ts). */
+export const OPERATIONS = Object.freeze({
+  upload: 'storage.object.upload',
+  uploadUpdate: 'storage.object.upload_update',
+  copy: 'storage.object.copy',
+  move: 'storage.object.move',
+  getAuthenticated: 'storage.object.get_authenticated',
+  getAuthenticatedInfo: 'object.get_authenticated_info',
+  sign: 'storage.object.sign',
+  signMany: 'storage.object.sign_many',
+  list: 'storage.object.list',
+  delete: 'storage.object.delete',
+  deleteMany: 'storage.object.delete_many',
+  signUploadUrl: 'storage.object.sign_upload_url',
+  uploadSigned: 'storage.object.upload_signed',
+  getBucket: 'storage.bucket.get',
+});
+
+/**
+ * The owner hosted Storage records: the caller's user id when signed in.
+ * @param {Claims | null | undefined} claims
+ * @returns {string | null}
+ */
+export const ownerOf = (claims) =>
+  claims?.role === 'authenticated' && typeof claims.sub === 'string' ? claims.sub : null;
+
+/**
+ * The bucket's row, read as the admin, or 404.
+ * @param {StorageContext} ctx
+ * @param {string} id
+ * @returns {Promise<BucketRow>}
+ */
+export async function bucketOr404(ctx, id) {
+  validateBucket(id);
+  const r = await ctx.db.query(
+    `select id, public, file_size_limit, allowed_mime_types from storage.buckets where id = $1`,
+    [id],
+  );
+  const row = /** @type {BucketRow | undefined} */ (r.rows[0]);
+  if (!row) throw storageError(404, 'Bucket not found', 'Bucket not found');
+  return row;
+}
+
+/**
+ * A Postgres error raised as the caller, in storage-api's words.
+ * @param {import('../pg-errors.mjs').PgError} err
+ */
+function callerPgError(err) {
+  if (err.code === '42501')
+    return storageError(
+      403,
+      'Unauthorized',
+      err.message.includes('row-level security') ? 'new row violates row-level security policy' : err.message,
+    );
+  if (err.code === '23505') return storageError(409, 'Duplicate', 'The resource already exists');
+  if (isBadInputPgError(err) || err.code?.startsWith('23')) return storageError(400, 'InvalidRequest', err.message);
+  return storageError(500, 'DatabaseError', err.message);
+}
+
+/**
+ * Runs fn as the caller in one transaction that has storage.operation set, as hosted does.
+ * @template T
+ * @param {StorageContext} ctx
+ * @param {Claims | null | undefined} claims
+ * @param {string} operation
+ * @param {(tx: Tx) => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+export async function asCaller(ctx, claims, operation, fn) {
+  try {
+    return await ctx.withClaims(ctx.db, claims, async (tx) => {
+      await tx.query(`select set_config('storage.operation', $1, true)`, [operation]);
+      return fn(tx);
+    });
+  } catch (err) {
+    if (isPgError(err)) throw callerPgError(err);
+    throw err;
+  }
+}
+
+/** Thrown inside a permission test to roll it back; never leaves testPermission. */
+const ROLLBACK = Symbol('rollback');
+
+/**
+ * Runs fn as the caller and rolls it back: hosted Storage's testPermission.
+ * @param {StorageContext} ctx
+ * @param {Claims | null | undefined} claims
+ * @param {string} operation
+ * @param {(tx: Tx) => Promise<unknown>} fn
+ */
+export async function testPermission(ctx, claims, operation, fn) {
+  try {
+    await asCaller(ctx, claims, operation, async (tx) => {
+      await fn(tx);
+      throw ROLLBACK;
+    });
+  } catch (err) {
+    if (err !== ROLLBACK) throw err;
+  }
+}
+
+/**
+ * Postgres refusing the data itself (outside asCaller, which maps its own) is the client's error, not a 500.
+ * @param {unknown} err
+ */
+export function asStorageError(err) {
+  if (isBadInputPgError(err)) return storageError(400, 'InvalidRequest', /** @type {Error} */ (err).message);
+  return err;
+}
+
+/**
+ * A JSON body's fields, or none when it is not an object.
+ * @param {unknown} body
+ * @returns {Record<string, any>}
+ */
+export const fieldsOf = (body) => (body && typeof body === 'object' ? /** @type {Record<string, any>} */ (body) : {});

@@ -1,0 +1,27 @@
+// @ts-check
+// storage-api's error answers: `{ statusCode, error, message }` with the HTTP status hosted
+// Storage's error handler gives them (supabase/storage src/storage/errors.ts, src/http/error-handler.ts).
+import { HttpError } from '../http.mjs';
+
+/**
+ * A storage-api shaped error: `{ statusCode, error, message }`.
+ * @param {number} status
+ * @param {string} error
+ * @param {string} message
+ */
+export function storageError(status, error, message, statusCode = String(status)) {
+  return new HttpError(status, { statusCode, error, message });
+}
+
+export const notFound = () => storageError(404, 'not_found', 'Object not found');
+export const notFoundInBody = () => storageError(400, 'not_found', 'Object not found', '404');
+export const tooLarge = () => storageError(413, 'Payload too large', 'The object exceeded the maximum allowed size');
+
+/** Hosted Storage's NoSuchBucket as its error handler renders it: HTTP 400, statusCode '404'. */
+export const noSuchBucket = () =>
+  new HttpError(400, {
+    statusCode: '404',
+    code: 'NoSuchBucket',
+    error: 'Bucket not found',
+    message: 'Bucket not found',
+  });

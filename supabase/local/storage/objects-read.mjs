@@ -1,0 +1,155 @@
+// @ts-check
+// Downloads: GET/HEAD /object/public/:bucket/*, /object/authenticated/:bucket/*, /object/:bucket/*
+// and /object/sign/:bucket/*?token= (supabase/storage src/http/routes/object/getPublicObject.ts,
+// getObject.ts, getSignedObject.ts; the headers as src/storage/backend/file.ts sets them). The
+// bytes stream from disk.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { attachmentDisposition, headerValueOrNull } from '../http.mjs';
+import { JwtError, verifyJwt } from '../keys.mjs';
+import { asCaller, bucketOr404, OPERATIONS } from './context.mjs';
+import { notFound, storageError } from './errors.mjs';
+import { objectFile, validateKey } from './names.mjs';
+
+/** @typedef {import('./context.mjs').StorageContext} StorageContext */
+/** @typedef {import('./context.mjs').ObjectRow} ObjectRow */
+
+const ROW_COLUMNS = `id, name, metadata, updated_at`;
+
+/**
+ * The object's row as the caller sees it, or null.
+ * @param {StorageContext} ctx
+ * @param {import('./context.mjs').Claims} claims
+ * @param {string} bucketId
+ * @param {string} name
+ * @param {string} [operation]
+ * @returns {Promise<ObjectRow | null>}
+ */
+export async function findAsCaller(ctx, claims, bucketId, name, operation = OPERATIONS.getAuthenticated) {
+  return asCaller(ctx, claims, operation, async (tx) => {
+    const r = await tx.query(`select ${ROW_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`, [
+      bucketId,
+      name,
+    ]);
+    return /** @type {ObjectRow | undefined} */ (r.rows[0]) ?? null;
+  });
+}
+
+/**
+ * The object's row read as the admin, or 404.
+ * @param {StorageContext} ctx
+ * @param {string} bucketId
+ * @param {string} name
+ * @returns {Promise<ObjectRow>}
+ */
+async function rowOr404(ctx, bucketId, name) {
+  const r = await ctx.db.query(`select ${ROW_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`, [
+    bucketId,
+    name,
+  ]);
+  const row = /** @type {ObjectRow | undefined} */ (r.rows[0]);
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * An object's bytes with storage-api's headers, streamed from disk (no body for HEAD).
+ * @param {StorageContext} ctx
+ * @param {string} method  the request's method
+ * @param {string} bucket
+ * @param {ObjectRow} row
+ * @param {URL} url
+ * @returns {Promise<Response>}
+ */
+export async function objectResponse(ctx, method, bucket, row, url) {
+  const file = objectFile(ctx.root, bucket, row.name);
+  let info;
+  try {
+    info = await stat(file);
+  } catch {
+    throw notFound();
+  }
+  const meta = row.metadata ?? {};
+  // Stored values are checked at upload, but objects written before that check (or by other
+  // means) may hold something Node refuses as a header value: such a value falls back to the
+  // default instead of throwing half-way through the answer.
+  /** @type {Record<string, string>} */
+  const headers = {
+    'Content-Type': headerValueOrNull(meta.mimetype) ?? 'application/octet-stream',
+    'Content-Length': String(info.size),
+    'Cache-Control': headerValueOrNull(meta.cacheControl) ?? 'no-cache',
+    ETag: headerValueOrNull(meta.eTag) ?? `"${row.id}"`,
+    'Last-Modified': new Date(row.updated_at ?? info.mtime).toUTCString(),
+  };
+  if (url.searchParams.has('download')) {
+    const wanted = url.searchParams.get('download') || path.posix.basename(row.name);
+    headers['Content-Disposition'] = attachmentDisposition(wanted);
+  }
+  if (method === 'HEAD') return new Response(null, { status: 200, headers });
+  // Cancelling the web stream (the client went away) destroys the file stream.
+  const stream = /** @type {ReadableStream<Uint8Array>} */ (
+    /** @type {any} */ (ReadableStream).from(createReadStream(file))
+  );
+  return new Response(stream, { status: 200, headers });
+}
+
+/**
+ * GET /object/public/:bucket/*: any object of a public bucket, no caller needed.
+ * @param {StorageContext} ctx
+ * @param {string} bucketId
+ * @param {string} name
+ */
+export async function publicObject(ctx, bucketId, name) {
+  const bucket = await bucketOr404(ctx, bucketId);
+  validateKey(name);
+  if (!bucket.public) throw storageError(400, 'not_found', 'Object not found', '404');
+  return rowOr404(ctx, bucket.id, name);
+}
+
+// The endpoints below take the caller as `caller()`, called where storage-api checks for one
+// (after the bucket and key, say), so a request wrong in several ways gets the same error first.
+
+/**
+ * GET /object/authenticated/:bucket/* and GET /object/:bucket/*: the object, read as the caller.
+ * @param {StorageContext} ctx
+ * @param {import('./context.mjs').Caller} caller
+ * @param {string} bucketId
+ * @param {string} name
+ */
+export async function callerObject(ctx, caller, bucketId, name) {
+  await bucketOr404(ctx, bucketId);
+  validateKey(name);
+  const row = await findAsCaller(ctx, caller(), bucketId, name);
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * The token's scope claim, or the legacy rule: a token without an `upsert` claim is a download token.
+ * @param {Record<string, unknown>} p
+ */
+const isDownloadToken = (p) => p.scope === 'download' || (p.scope === undefined && !('upsert' in p));
+
+/**
+ * GET /object/sign/:bucket/*?token=: the object a download token names, no caller needed.
+ * @param {StorageContext} ctx
+ * @param {string} bucketId
+ * @param {string} name
+ * @param {string | null} token
+ */
+export async function signedObject(ctx, bucketId, name, token) {
+  validateKey(name);
+  if (!token) throw storageError(400, 'InvalidSignature', "querystring must have required property 'token'", '400');
+  let payload;
+  try {
+    payload = await verifyJwt(token);
+  } catch (e) {
+    const msg = e instanceof JwtError && e.reason === 'expired' ? 'jwt expired' : 'invalid signature';
+    throw storageError(400, 'InvalidJWT', msg, '400');
+  }
+  if (!isDownloadToken(payload)) throw storageError(400, 'InvalidSignature', 'Token is not scoped for download', '400');
+  if (payload.url !== `${bucketId}/${name}`)
+    throw storageError(400, 'InvalidSignature', 'The url do not match the signature', '400');
+  return rowOr404(ctx, bucketId, name);
+}
