@@ -14,7 +14,14 @@ import { restRoutes } from './routes/rest.mjs';
 import { storageRoutes } from './routes/storage.mjs';
 
 /**
- * @param {{ auth: any, rest: any, storage: any, functions: any, log: (m: string) => void }} services
+ * Each service as its route group takes it (the inbox reads the auth service's mail).
+ * @param {{
+ *   auth: Parameters<typeof authRoutes>[0] & Parameters<typeof inboxRoutes>[0],
+ *   rest: Parameters<typeof restRoutes>[0],
+ *   storage: Parameters<typeof storageRoutes>[0],
+ *   functions: Parameters<typeof functionsRoutes>[0],
+ *   log: (m: string) => void,
+ * }} services
  */
 export function createApp({ auth, rest, storage, functions, log }) {
   // strict: false, as the services have always taken a path with or without a trailing slash.
