@@ -1,5 +1,5 @@
 // For the repo's `tsc` only (Deno never loads this file; `deno check`, run by
-// supabase/functions/purchase-webhook/deno.test.ts, checks the entries against Deno's real
+// supabase/functions/deno.test.ts, checks the entries against Deno's real
 // types): the two Deno calls the entries make, and the npm: specifier mapped to node_modules.
 declare namespace Deno {
   const env: { toObject(): Record<string, string> };
