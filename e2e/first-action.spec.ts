@@ -136,3 +136,21 @@ test('taps before the boot script has run are held by the page, then answered, a
   await expect(page.getByRole('heading', { name: 'Subscriber Resources' })).toBeVisible();
   expect(posts).toEqual([]);
 });
+
+test('a visitor who scrolls before the app runs keeps their place, and taps the link they see', async ({ page }) => {
+  const app = await holdTheApp(page);
+  await page.goto('/upgrade');
+  // Scrolling is the visitor's first action: it starts the app, held here meanwhile.
+  await page.mouse.move(200, 300);
+  await page.mouse.wheel(0, 700);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  await expect.poll(app.requested).toBe(true);
+  const scrolled = await page.evaluate(() => window.scrollY);
+
+  await app.release();
+  await waitForHydration(page, { act: false });
+  // Hydrating must not scroll the page back to the top, under the visitor's finger.
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+  await page.getByRole('link', { name: 'Download eBook Now' }).click();
+  await expect(page).toHaveURL(/\/auth\?next=%2Fresources$|\/auth\?next=\/resources$/);
+});

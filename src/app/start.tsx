@@ -69,7 +69,12 @@ export async function start(container: HTMLElement, onReady: () => void = () => 
   let hydrated = () => {};
   if (hydrate) settleLoadersAfter(routes, new Promise<void>((resolve) => (hydrated = resolve)));
   await nextTask();
-  const router = createBrowserRouter(routes);
+  // hydrationData tells the router the page it starts on is already on screen, as a server
+  // render would be: it leaves the scroll where the visitor has it. Without it, ScrollRestoration
+  // scrolls to the top as the page hydrates, and a visitor who scrolled (their first action,
+  // which starts the app) is thrown back up, their tap landing on whatever is there now.
+  // Loaders still run: no loader data is given (a member page's shell waits for them).
+  const router = createBrowserRouter(routes, hydrate ? { hydrationData: {} } : undefined);
   reloadOnStaleChunk({
     pendingHref: () => {
       const pending = router.state.navigation.location;
