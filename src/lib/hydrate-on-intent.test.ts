@@ -314,6 +314,44 @@ describe('holdInteractions answers what the markup says how to', () => {
     expect(seen).toEqual(['t-up', 'send', 't-in']);
   });
 
+  it('answers what the head script held, in order, leaving focus where the visitor has gone since', () => {
+    const root = page(`${tabs}<form><button id="send">Sign In</button></form>`);
+    const signIn = root.querySelector<HTMLElement>('#t-in')!;
+    const send = root.querySelector<HTMLElement>('#send')!;
+    const seen: string[] = [];
+    root.addEventListener('mousedown', (event) => seen.push((event.target as HTMLElement).id));
+    root.addEventListener('click', (event) => {
+      event.preventDefault();
+      seen.push(`click ${(event.target as HTMLElement).id}`);
+    });
+    // Before the boot script: an arrow key on Sign In, a tap back on Sign In, the form sent.
+    send.focus();
+    const held = holdInteractions(root, {
+      early: [
+        { type: 'keydown', target: signIn, key: 'ArrowRight' },
+        { type: 'click', target: signIn },
+        { type: 'click', target: send },
+      ],
+    });
+    expect(signIn).toHaveAttribute('aria-selected', 'true');
+    expect(root.querySelector('#p-in')).not.toHaveAttribute('hidden');
+    expect(send).toHaveAttribute('aria-busy', 'true');
+    expect(document.activeElement).toBe(send);
+
+    held.release();
+    expect(seen).toEqual(['t-up', 'click t-up', 't-in', 'click t-in', 'send', 'click send']);
+    expect(document.activeElement).toBe(send);
+  });
+
+  it('moves focus with a held arrow key when focus is still on that tab', () => {
+    const root = page(tabs);
+    const signIn = root.querySelector<HTMLElement>('#t-in')!;
+    signIn.focus();
+    holdInteractions(root, { early: [{ type: 'keydown', target: signIn, key: 'ArrowRight' }] });
+    expect(document.activeElement).toBe(root.querySelector('#t-up'));
+    expect(root.querySelector('#p-up')).not.toHaveAttribute('hidden');
+  });
+
   it('abandoned, keeps what the page answered and drops the held click', () => {
     const root = page(tabs);
     const held = holdInteractions(root);

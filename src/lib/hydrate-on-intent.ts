@@ -133,11 +133,14 @@ export function holdInteractions(
     doc.documentElement.style.cursor = 'progress';
   }
 
-  /** A key pressed on `tab`: moves to and selects the tab it leads to, if any. */
-  function move(tab: Element, key: string): boolean {
+  /**
+   * A key pressed on `tab`: selects the tab it leads to, if any, and moves focus to it unless
+   * `focus` is false (a key the head script held: the visitor may have moved on since).
+   */
+  function move(tab: Element, key: string, focus = true): boolean {
     const next = tabForKey(tab, key);
     if (!next) return false;
-    next.focus();
+    if (focus) next.focus();
     selectTab(next);
     record(next);
     return true;
@@ -162,10 +165,13 @@ export function holdInteractions(
   }
 
   // What the page's inline head script held before this ran (index.html, early-input.mjs).
+  // Focus follows a held arrow key only if it is still on that tab: a visitor who has since
+  // tapped or typed elsewhere stays there (taking focus would also hand the app, when it
+  // puts focus back on release, a tab to select that the visitor left).
   for (const input of early) {
     if (!root.contains(input.target)) continue;
     if (input.type === 'click') take(input.target);
-    else move(input.target, input.key ?? '');
+    else move(input.target, input.key ?? '', doc.activeElement === input.target);
   }
 
   // On the document, capturing: before the app's own listeners on its root see them.
