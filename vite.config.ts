@@ -13,7 +13,23 @@ const src = fileURLToPath(new URL('./src', import.meta.url));
 /** Holds a visitor's first taps until the boot script runs: inline in every page, allowed by its hash. */
 const earlyInput = earlyInputScript(NEEDS_APP, NEEDS_APP_IN_FRAME);
 
-export default defineConfig({
+/**
+ * React Router publishes its development build as the package's only entry: every route
+ * warning and invariant message ships, and warns in a visitor's console. A production build
+ * takes the production files it publishes beside it (what its own framework plugin does).
+ */
+const reactRouterBuild = (mode: string) =>
+  mode === 'production'
+    ? [
+        { find: /^react-router$/, replacement: routerFile('index.mjs') },
+        { find: /^react-router\/dom$/, replacement: routerFile('dom-export.mjs') },
+      ]
+    : [];
+function routerFile(name: string) {
+  return fileURLToPath(new URL(`./node_modules/react-router/dist/production/${name}`, import.meta.url));
+}
+
+export default defineConfig(({ mode }) => ({
   plugins: [
     react(),
     tailwindcss(),
@@ -25,7 +41,7 @@ export default defineConfig({
     // Which module ended up in which chunk (dist/.vite/chunk-map.json), for the budget check.
     chunkMapPlugin(),
   ],
-  resolve: { alias: { '@': src } },
+  resolve: { alias: [{ find: '@', replacement: src }, ...reactRouterBuild(mode)] },
   // The addresses supabase/config.toml allows auth links back to (supabase/auth-urls.mjs).
   server: { host: LOCAL_HOST, port: DEV_PORT },
   preview: { host: LOCAL_HOST, port: PREVIEW_PORT },
@@ -95,4 +111,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

@@ -182,12 +182,27 @@ test('the page works after hydration: a link navigates in the app, without loadi
   page.on('request', (request) => {
     if (request.resourceType() === 'document') documents.push(request.url());
   });
+  const complaints: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning' || message.type() === 'error') complaints.push(message.text());
+  });
   await page.getByRole('link', { name: 'Back to Home' }).click();
   await expect(page.getByRole('heading', { level: 1, name: site.productName })).toBeVisible();
   // The head follows the client-side navigation.
   await expect(page).toHaveTitle('Yes, You Can! Finish Your Book in 90 Days');
   await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${origin}/`);
   expect(documents).toEqual([]);
+
+  // On to lazy routes whose chunks load now (/resources, which sends a visitor on to sign in),
+  // with nothing said in the console: the build ships React Router's production files, not
+  // its development warnings.
+  await page.goto('/upgrade');
+  await hydrated(page);
+  documents.length = 0;
+  await page.getByRole('link', { name: 'Download eBook Now' }).click();
+  await expect(page.getByRole('heading', { name: 'Subscriber Access' })).toBeVisible();
+  expect(documents).toEqual([]);
+  expect(complaints).toEqual([]);
 });
 
 /** The `content` of the one `<meta {attribute}="{key}">` in `html`. */
