@@ -45,7 +45,10 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  timeout: 30_000,
+  // A whole journey, with its accessibility scans (axe's source is evaluated afresh in each page
+  // and frame: 4-5 s apiece on a busy 2-core runner), takes 15-35 s there; what a step waits
+  // for keeps the 10 s below.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
