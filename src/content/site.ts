@@ -30,7 +30,8 @@ export const site = {
     company: 'https://www.yesyoucanbook.com',
     /**
      * Sales video embed URL, loaded only after the visitor presses play. The spec names no
-     * video: replace the id with the programme's own before launch (see docs/decisions.md).
+     * video: replace the id with the programme's own before launch
+     * (see docs/decisions/015-placeholder-sales-video.md).
      */
     salesVideoEmbed: 'https://www.youtube-nocookie.com/embed/yes-you-can-sales-video',
     /** Marketplace SDK used when the site runs inside a marketplace frame. */
