@@ -46,9 +46,9 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   // A whole journey, with its accessibility scans (axe's source is evaluated afresh in each page
-  // and frame: 4-5 s apiece on a busy 2-core runner), takes 15-35 s there. A step that waits
-  // for the app to boot, sign in and run the next page's loader took 10.6 s there (each chunk
-  // served in about a second): 20 s. A lost action never arrives, however long the wait.
+  // and frame, seconds apiece on a busy runner), can take half a minute: 60 s. A step that waits
+  // for the app to boot, sign in and run the next page's loader can pass 10 s on a busy runner,
+  // every chunk served slowly: 20 s. A lost action never arrives, however long the wait.
   timeout: 60_000,
   expect: { timeout: 20_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],

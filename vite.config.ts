@@ -49,14 +49,14 @@ export default defineConfig(({ mode }) => ({
     target: 'es2022',
     sourcemap: false,
     // No <link rel="modulepreload"> in the HTML: on a slow phone link the preloads competed with
-    // the prerendered page for bandwidth and held its first paint (Lighthouse FCP on / 1.60 s
-    // with them, 1.14 s without). The app's chunks still load in parallel for lazy routes.
+    // the prerendered page for bandwidth and held its first paint (Lighthouse FCP on /). The
+    // app's chunks still load in parallel for lazy routes.
     modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? [] : deps) },
     // One stylesheet, which every page has (inlined in a prerendered page, linked from
     // spa.html), and no lazy chunk loads. Split per chunk, Vite listed it among each lazy
     // chunk's dependencies, and on a prerendered page (no <link> to find) its preload helper
-    // added it: a second copy of every rule and a full style recalculation when it arrived
-    // (90 ms of Lighthouse's mobile main thread on /resources).
+    // added it: a second copy of every rule and a full style recalculation on the main thread
+    // when it arrived.
     cssCodeSplit: false,
   },
   test: {

@@ -4,7 +4,7 @@ import { resourceCards } from '../src/content/resources';
 import { expect, signInAs, test } from './fixtures';
 import { downloadLinkName } from './files';
 
-// Issue 9: axe finds no serious or critical problem on any public page, nor on /resources
+// Axe finds no serious or critical problem on any public page, nor on /resources
 // signed in with every card unlocked; at a phone's width and a desktop's. Lighthouse also runs
 // axe's `label-content-name-mismatch` (a control's accessible name must contain its visible
 // text), which axe leaves off by default as experimental: it is on here.

@@ -6,7 +6,7 @@ import { e2eEnv } from './env';
 import { admin, anonClient, expect, signInAs, test, type TestUser } from './fixtures';
 
 /**
- * Issue 26 end to end: a member downloads their data and deletes their account; the old
+ * Leaving, end to end: a member downloads their data and deletes their account; the old
  * session then reads and signs nothing and the purchase stays, unattached; staff erase a
  * member with a reason (audited) and are refused for a staff member.
  */

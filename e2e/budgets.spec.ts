@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { checkBudgets, formatReport } from '../scripts/check-budgets.mjs';
 import { expect, test } from './fixtures';
 
-// Issue 9's budgets, checked on the dist/ this run's web server has just built (see
+// The bundle budgets, checked on the dist/ this run's web server has just built (see
 // playwright.config.ts), so the README's test command fails when a public page outgrows them.
 // One test per kind of check; each lists every failure by name (scripts/check-budgets.mjs).
 

@@ -1,7 +1,7 @@
 import { bundles } from '../src/content/bundles';
 import { expect, test } from './fixtures';
 
-// Issue 9: on /bundles the three cards line up side by side (equal heights, the purchase
+// On /bundles the three cards line up side by side (equal heights, the purchase
 // buttons on one line), and no figure is shown twice on a card. Measured in the browser at
 // the widths where the cards sit in a row (from Tailwind's lg breakpoint up).
 

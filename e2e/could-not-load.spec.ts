@@ -3,7 +3,7 @@ import { expect, signInAs, test } from './fixtures';
 import { downloadLinkName } from './files';
 
 /**
- * Issue 12: a read that decides what a signed-in person may see has three outcomes shown as
+ * A read that decides what a signed-in person may see has three outcomes shown as
  * three states (data, none, could not load). Each test injects the failure in the browser,
  * checks the could-not-load state, removes the fault, presses retry and checks the real data.
  */

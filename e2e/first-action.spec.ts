@@ -5,8 +5,8 @@ import { expect, holdTheApp, test, waitForHydration } from './fixtures';
 
 // A first-time visitor's prerendered page is complete without the app, so it loads only a
 // small boot script; the app (React, the router, the page's components) loads when the
-// visitor first acts on the page (src/main.tsx, decision 42). Whatever they did before it
-// took over is not lost.
+// visitor first acts on the page (src/main.tsx; see docs/decisions/042-hydrate-on-intent.md).
+// Whatever they did before it took over is not lost.
 
 for (const path of ['/', '/bundles', '/upgrade', '/auth']) {
   test(`${path} runs only the boot script until the visitor acts, then starts the app`, async ({ page }) => {

@@ -4,7 +4,7 @@ import { landing } from '../src/content/landing';
 import { anonClient, expect as desktopExpect, holdTheApp, test, waitForHydration } from './fixtures';
 import { readInbox } from './inbox';
 
-// A visitor on a mid-range phone who acts as soon as the page shows (issue 19): 4x CPU
+// A visitor on a mid-range phone who acts as soon as the page shows: 4x CPU
 // slowdown, 150 ms round trips, 1.6 Mbps down, 412 px wide. Each test acts right after the
 // first contentful paint, while the app is still on its way, and checks that nothing it did
 // was lost and that the right thing happened, whenever the app arrived. (How soon the page
@@ -17,9 +17,9 @@ import { readInbox } from './inbox';
 
 test.describe.configure({ timeout: 60_000 });
 // What waits for the app waits as long as a phone does: its chunks, parsed at a quarter of this
-// machine's speed over a 1.6 Mbps link, took 12 s on a busy 2-core runner (the desktop's 10 s
-// budget, since raised to 20 s, failed there). What the page answers by itself is checked on screen, not timed
-// (npm run perf measures that).
+// machine's speed over a 1.6 Mbps link, can take longer on a busy runner than the desktop's
+// step budget allows. What the page answers by itself is checked on screen, not timed (npm run
+// perf measures that).
 const expect = desktopExpect.configure({ timeout: 30_000 });
 test.use({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
 

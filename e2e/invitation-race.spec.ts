@@ -3,7 +3,7 @@ import { readInbox } from './inbox';
 import { admin, expect, test } from './fixtures';
 import { deliverSale } from './webhook';
 
-// Issue 24: a retry racing a slow first try (one webhook id, twice at once) and the same order
+// A retry racing a slow first try (one webhook id, twice at once) and the same order
 // under a new id. Each invitation replaces the previous one's token, so a second e-mail would
 // leave the buyer a dead first link; the ledger lets exactly one delivery invite.
 test('deliveries of one order race: the buyer receives exactly one invitation, and its link works', async ({

@@ -4,7 +4,7 @@ import { admin, anonClient, expect, expectAccessible, test, waitForHydration } f
 import { e2eEnv } from './env';
 import { readInbox } from './inbox';
 
-// Issue 8: "Forgot password?" and invitations, through the real auth server's e-mails.
+// "Forgot password?" and invitations, through the real auth server's e-mails.
 
 /** The only message in `email`'s inbox (delivery to Mailpit on a real stack is not instant). */
 async function onlyMail(email: string) {

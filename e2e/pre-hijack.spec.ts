@@ -6,10 +6,10 @@ import { readInbox } from './inbox';
 import { admin, expect, test, waitForHydration } from './fixtures';
 import { deliverSale } from './webhook';
 
-// Issue 25, sequence A in the browser: a stranger registers the buyer's address first, through
-// the public API with the public key (no app involved). The buyer pays, the webhook invites the
-// address, the buyer accepts in the site. From that moment the stranger is refused everywhere
-// and the buyer holds their files.
+// Pre-hijacked accounts, sequence A of docs/database.md, in the browser: a stranger registers the
+// buyer's address first, through the public API with the public key (no app involved). The buyer
+// pays, the webhook invites the address, the buyer accepts in the site. From that moment the
+// stranger is refused everywhere and the buyer holds their files.
 
 const ATTACKER_PASSWORD = 'attacker-chose-this';
 

@@ -3,7 +3,7 @@ import { resourceCards } from '../src/content/resources';
 import { expect, signInAs, test } from './fixtures';
 
 /**
- * Issue 9: /resources is prerendered as the page before the member's data (resources.html):
+ * /resources is prerendered as the page before the member's data (resources.html):
  * the frame and every card's own text are in the first response, so a member reads the page
  * while the app, their session, tier and file lists arrive. The app hydrates that shell, then
  * fills it in, or sends a visitor to sign in.

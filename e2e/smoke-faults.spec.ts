@@ -8,7 +8,7 @@ import { startServer } from '../supabase/local/server.mjs';
 import { e2eEnv } from './env';
 import { runSmoke, type SmokeRun } from './smoke-run';
 
-// Issue 20: the smoke check fails a deployed site for each fault an owner could ship, one at a
+// The smoke check fails a deployed site for each fault an owner could ship, one at a
 // time, and for that reason only. Each fault gets a site and project of its own, so no other spec
 // (running in parallel on the suite's preview and stand-in) can see it: stand-ins started here on
 // free ports, and previews of copies of the suite's build (dist/, which the suite's web server

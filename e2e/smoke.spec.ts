@@ -3,7 +3,7 @@ import { CHECKS } from '../scripts/smoke.mjs';
 import { e2eEnv } from './env';
 import { runSmoke } from './smoke-run';
 
-// Issue 20: `npm run smoke -- <site-url>` passes against the site the suite serves (vite preview
+// `npm run smoke -- <site-url>` passes against the site the suite serves (vite preview
 // of the production build, with its _headers and _redirects) and the project that build points
 // at (the stand-in, or a `supabase start` stack). It reads the project and key from the site's JS.
 

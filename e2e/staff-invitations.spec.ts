@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { admin, expect, expectAccessible, signInAs, test } from './fixtures';
 
-// Issue 24: a buyer whose invitation could not go out is never waiting unseen. Staff see them on
+// A buyer whose invitation could not go out is never waiting unseen. Staff see them on
 // /staff/members with the reason and queue the invitation again; the owner touches no row.
 test('staff see a buyer whose invitation failed, with why, and queue it again', async ({ page, makeUser }) => {
   const email = `e2e-waiting-${randomUUID()}@example.com`;

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { admin, anonClient, expect, expectAccessible, signInAs, test, type TestUser } from './fixtures';
 
 /**
- * /staff/members against the real functions (issue 8): staff search, grant with a reason,
+ * /staff/members against the real functions: staff search, grant with a reason,
  * see the tier and where it came from, revoke, export; everyone else is refused, by the
  * page and, what matters, by the database.
  */

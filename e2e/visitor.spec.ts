@@ -8,8 +8,8 @@ import { expect, expectAccessible, test, waitForHydration } from './fixtures';
 
 test('the landing page sells the ebook and links where it says', async ({ page }) => {
   // The player's frame comes from YouTube, which this machine cannot reach: a stand-in page,
-  // so the accessibility scan reads a loaded frame instead of waiting on a failing one (up to
-  // 20 s here, past the test's time).
+  // so the accessibility scan reads a loaded frame instead of waiting on a failing one, which can
+  // outlast the test's time.
   await page.route(/youtube-nocookie\.com/, (route) =>
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>player</title></html>' }),
   );

@@ -22,7 +22,7 @@ function jwtRole(token: string): unknown {
 
 /**
  * Each variable's check: its trimmed value, or the one problem with it. Plain code, not a
- * zod schema: every member page reads this before anything else, and zod (25 kB gzip) would
+ * zod schema: every member page reads this before anything else, and zod (tens of kB) would
  * load with it; forms that check what a visitor types still use zod.
  */
 type Check = { ok: true; value: string } | { ok: false; problem: string };

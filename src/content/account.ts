@@ -1,5 +1,5 @@
 /**
- * The words of "my data" and "leaving" (issue 26): the account menu's export and deletion,
+ * The words of "my data" and "leaving": the account menu's export and deletion,
  * and the staff erasure on a member's page. What is kept and why matches /privacy
  * (src/content/privacy.ts) and what supabase/functions/account does.
  */

@@ -1,4 +1,4 @@
-// Copy of the staff members page's "waiting invitations" section (issue 24): buyers who paid
+// Copy of the staff members page's "waiting invitations" section: buyers who paid
 // without an account and whose "Your files are ready" e-mail has not gone out, or went out and
 // expired unused.
 

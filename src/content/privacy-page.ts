@@ -1,5 +1,5 @@
 /**
- * The text of /privacy (issue 26), one section per entry, laid out as written. The owner edits
+ * The text of /privacy, one section per entry, laid out as written. The owner edits
  * it here; its title and description are in `privacy.ts`.
  */
 export const privacyPage = {

@@ -1,7 +1,7 @@
 import { site } from './site';
 
 /**
- * The privacy page's name, description and the links to it (issue 26): small, because the
+ * The privacy page's name, description and the links to it: small, because the
  * router, the footer and the sign-up form load it on every page. The page's own text is in
  * `privacy-page.ts`, loaded only with /privacy. Keep both true to what the site does:
  * docs/database.md says what each table holds, supabase/functions/account what an export and

@@ -14,8 +14,8 @@ export const site = {
     /**
      * Drawn in public/ as an SVG (the source) and served as a WebP made from it by
      * `node scripts/render-cover.mjs`: a picture decodes off the main thread, where the SVG's
-     * text had to be laid out on it (about 40 ms of Lighthouse's TBT on `/`), and looks the
-     * same whatever fonts the device has. Width and height reserve its box so nothing shifts.
+     * text had to be laid out on it (a long task on `/`), and looks the same whatever fonts
+     * the device has. Width and height reserve its box so nothing shifts.
      */
     cover: { src: '/yes-you-can-cover.webp', width: 320, height: 480, alt: 'Cover of the Yes, You Can! ebook' },
   },
@@ -30,7 +30,8 @@ export const site = {
     company: 'https://www.yesyoucanbook.com',
     /**
      * Sales video embed URL, loaded only after the visitor presses play. The spec names no
-     * video: replace the id with the programme's own before launch (see docs/decisions.md).
+     * video: replace the id with the programme's own before launch
+     * (see docs/decisions/015-placeholder-sales-video.md).
      */
     salesVideoEmbed: 'https://www.youtube-nocookie.com/embed/yes-you-can-sales-video',
     /** Marketplace SDK used when the site runs inside a marketplace frame. */

@@ -1,4 +1,4 @@
-// The invitation state of the purchases ledger (issue 24, migration 20261126010000): a sale
+// The invitation state of the purchases ledger (migration 20261126010000): a sale
 // without a confirmed account queues its buyer's invitation in the same transaction; of any
 // number of concurrent claims exactly one wins; a sent invitation is not claimed again while its
 // link is good; the scheduled batch; staff re-queue; confirmation marks it accepted. Concurrency

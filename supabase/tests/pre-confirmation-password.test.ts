@@ -1,4 +1,4 @@
-// Issue 25, baseline migration section 12: when an address is first confirmed, a password set
+// Baseline migration section 12: when an address is first confirmed, a password set
 // before (by an earlier transaction, e.g. a stranger's sign-up) stops working and every
 // session and refresh token of the user ends; a password set by the confirming transaction
 // itself (auto-confirmed sign-up, admin create/confirm, an invitation's random password) stays.

@@ -1,4 +1,4 @@
-// The purchases ledger (issue 8, baseline migration sections 7-9): who may write and read purchases,
+// The purchases ledger (baseline migration sections 7-9): who may write and read purchases,
 // the tier rule (highest paid attached purchase or active staff grant), the webhook RPCs'
 // idempotency and ordering, attachment only to confirmed e-mails, and the staff RPCs.
 import { randomUUID } from 'node:crypto';

@@ -72,7 +72,7 @@ describe('row level security', () => {
  * Who may execute which function of ours. Every function in a schema of ours (any schema but
  * the platform's and the extensions') that anon or authenticated may execute must be listed
  * here, and everything listed must be executable: the explicit per-function grants of the
- * migrations stand in for a global default privilege (issue 21). Trigger functions are
+ * migrations stand in for a global default privilege. Trigger functions are
  * left out: nobody can call one directly. The same list guards the real server in
  * supabase/tests/database/privileges.test.sql; keep the two equal.
  */
@@ -350,7 +350,7 @@ describe('privileges', () => {
 
 /**
  * The database linter's (supabase/splinter) ERROR and WARN checks that can fire on this
- * schema, plus 0008 (INFO, named in issue 10), rewritten from their public definitions. Each
+ * schema, plus 0008 (INFO: row level security on, no policy), rewritten from their public definitions. Each
  * lists offending objects; all must list none. The API schemas come from config.toml, as
  * hosted sets pgrst.db_schemas from the project's API settings.
  */

@@ -213,8 +213,8 @@ describe('default privileges', () => {
     });
   });
 
-  // Issue 21: a global `revoke execute on functions from public` also closed every function
-  // that enabling an extension (or pgTAP) creates later. PUBLIC keeps PostgreSQL's default;
+  // A global `revoke execute on functions from public` would also close every function that
+  // enabling an extension (or pgTAP) creates later. PUBLIC keeps PostgreSQL's default;
   // our own functions are closed one by one, and schema-guards' allow-list test catches a
   // forgotten one (a public function like the probe above would show up there).
   it('a function postgres creates in extensions after the migrations, as enabling an extension does, is callable by anon and authenticated', async () => {

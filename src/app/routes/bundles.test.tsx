@@ -43,7 +43,7 @@ describe('bundles page /bundles', () => {
     expect(within(card).getByText(row.price)).toHaveTextContent(`Price: ${row.price}`);
     expect(within(card).getByText('Total Value:').nextElementSibling).toHaveTextContent(row.value);
     expect(within(card).getByText(row.save)).toBeInTheDocument();
-    // The "was" price is the total value (decision 13): not shown a second time, struck through.
+    // The "was" price is the total value: not shown a second time, struck through.
     expect(card.querySelector('del')).toBeNull();
     const figures: string[] = card.textContent?.match(/\$[\d,]+(?:\.\d+)?\+?/g) ?? [];
     expect(figures.filter((figure, index) => figures.indexOf(figure) !== index)).toEqual([]);

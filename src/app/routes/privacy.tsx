@@ -6,7 +6,7 @@ import { privacy } from '@/content/privacy';
 import { privacyPage } from '@/content/privacy-page';
 import { site } from '@/content/site';
 
-/** /privacy (issue 26): the text of src/content/privacy.ts, prerendered like the other public pages. */
+/** /privacy: the text of src/content/privacy.ts, prerendered like the other public pages. */
 export function Component() {
   return (
     <div className="bg-cream min-h-screen">

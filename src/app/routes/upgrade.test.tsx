@@ -9,7 +9,7 @@ function renderUpgrade() {
 }
 
 const cards = [
-  // The ebook is not sold on /bundles: its button leads to the buyer's files (decision 33).
+  // The ebook is not sold on /bundles: its button leads to the buyer's files.
   { name: 'Yes, You Can! eBook', price: '$24.95', action: 'Download eBook Now', to: '/resources' },
   { name: 'Foundation Builder', price: '$49', action: 'Explore Foundation Builder', to: '/bundles' },
   { name: 'Accelerated Success', price: '$499', action: 'Explore Accelerated Success', to: '/bundles' },

@@ -1,4 +1,4 @@
--- pgTAP (issue 26): what deleting an account leaves behind, and what the deleted member's
+-- pgTAP: what deleting an account leaves behind, and what the deleted member's
 -- access token can still do while it has not expired (PostgREST and Storage accept any token
 -- signed with the project's secret; they never ask the auth server whether the user exists).
 -- The deletion is the one GoTrue's admin API runs (`delete from auth.users`), here as the

@@ -1,4 +1,4 @@
--- pgTAP, actor by actor (issue 21): anon, a visitor with the publishable (anon) key and no
+-- pgTAP, actor by actor: anon, a visitor with the publishable (anon) key and no
 -- session. What each table, function, storage path and realtime channel allows and refuses,
 -- each refusal with the error or the empty result the client would see. Needs the seed.
 -- One transaction, rolled back.

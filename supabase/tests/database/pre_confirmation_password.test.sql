@@ -1,4 +1,4 @@
--- pgTAP: issue 25's trigger on the real platform's auth.users, auth.sessions and
+-- pgTAP: the pre-confirmation password trigger on the real platform's auth.users, auth.sessions and
 -- auth.refresh_tokens (GoTrue's own tables). The full cases run on PGlite in
 -- supabase/tests/pre-confirmation-password.test.ts. Everything runs in one transaction and is
 -- rolled back; since the trigger keeps a password set by the confirming transaction itself,

@@ -1,5 +1,5 @@
--- pgTAP: who may execute which function (issue 21). No global default privilege closes new
--- functions any more (it also closed pgTAP and every extension enabled later); each function
+-- pgTAP: who may execute which function. No global default privilege closes new functions
+-- (one would also close pgTAP and every extension enabled later); each function
 -- of ours is closed in its migration, and this file is the guarantee: in every schema of
 -- ours (anything but the platform's and extensions'), anon and authenticated may execute
 -- exactly the functions on the allow-list below. The same list is in

@@ -1,4 +1,4 @@
--- pgTAP, actor by actor (issue 21): the service role (the secret / service_role key: the
+-- pgTAP, actor by actor: the service role (the secret / service_role key: the
 -- purchase webhook, scripts). It bypasses row level security, and what it may call is set by
 -- privileges: the webhook's RPCs, not the staff RPCs. Each refusal with the error the client
 -- would see. Needs the seed. One transaction, rolled back.

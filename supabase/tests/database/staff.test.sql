@@ -1,4 +1,4 @@
--- pgTAP, actor by actor (issue 21): a signed-in staff member (staff@example.com, who also
+-- pgTAP, actor by actor: a signed-in staff member (staff@example.com, who also
 -- holds the complete tier). What the staff RPCs, the tables, both buckets and realtime allow
 -- and refuse, each refusal with the error or the empty result the client would see. Needs
 -- the seed. One transaction, rolled back.

@@ -1,4 +1,4 @@
--- pgTAP, actor by actor (issue 21): a signed-in subscriber of each tier, and one without a
+-- pgTAP, actor by actor: a signed-in subscriber of each tier, and one without a
 -- tier. What each table, function, storage path and realtime channel allows and refuses,
 -- each refusal with the error or the empty result the client would see. Realtime sends a
 -- subscriber only the rows of profiles and user_tiers they may select, so the first checks of

@@ -5,8 +5,9 @@ import { paths } from '@/config/paths';
 /**
  * Creates an account. The confirmation e-mail links to the set-password page, carrying `next`
  * (where the person was going): following it confirms the address and signs them in, and a
- * password typed before the address was proven no longer opens the account (issue 25,
- * docs/database.md), so they choose it there (decision 47; the spec said origin + '/').
+ * password typed before the address was proven no longer opens the account (docs/database.md),
+ * so they choose it there; the spec's link goes to origin + '/'
+ * (docs/decisions/047-sign-up-confirms-the-address-first.md).
  * Resolves true when the account is signed in already (confirmations off return a session),
  * false when the address must be confirmed first, as production requires.
  */

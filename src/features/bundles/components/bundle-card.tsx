@@ -29,7 +29,8 @@ export function BundleCard({ bundle }: { bundle: Bundle }) {
       <p className="text-navy-700 mt-1">{bundle.subtitle}</p>
 
       {/* The price once, then its total value and savings: the spec's "was" price and total
-          value are the same figure (decisions 13 and 39), so it is not also struck through. */}
+          value are the same figure, so it is not also struck through
+          (docs/decisions/039-bundle-card-figures-once.md). */}
       <p className="mt-4 text-4xl font-bold">
         <span className="sr-only">Price: </span>
         {formatPrice(bundle.price)}

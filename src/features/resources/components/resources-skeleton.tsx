@@ -5,7 +5,7 @@ import { ResourcesView } from './resources-view';
  * "Loading..." where the tier and the files will be. The build prerenders it (resources.html)
  * and the app hydrates it as the route's `HydrateFallback`, so a member opening the page
  * reads it at once instead of a blank page and a spinner while the app, their session, tier
- * and file lists arrive (issue 9). Nothing in it depends on who is signed in.
+ * and file lists arrive. Nothing in it depends on who is signed in.
  */
 export function ResourcesSkeleton() {
   return (

@@ -63,8 +63,8 @@ export function linkIsFresh(file: Pick<ResourceFile, 'expiresAt'>, now = Date.no
 /**
  * File names in a case-insensitive order (ties by code unit, so the order is total). Plain
  * string comparison, not `Intl.Collator` or `localeCompare`: a page's first collator loads
- * ICU's collation data, 15 to 50 ms of main thread in Chromium, as /resources showed its
- * cards; the names are the uploaders' file names.
+ * ICU's collation data, a long task in Chromium just as /resources shows its cards; the
+ * names are the uploaders' file names.
  */
 export function compareNames(a: string, b: string): number {
   const x = a.toLowerCase();

@@ -5,7 +5,7 @@ import { memberKeys } from './list-members';
 export type Erasure = { userId: string; email: string; reason: string };
 
 /**
- * Staff erase a member (issue 26) through the account function: it checks, server-side, that
+ * Staff erase a member through the account function: it checks, server-side, that
  * the caller is staff, that the typed e-mail is the member's, that the member is not staff nor
  * the caller, and logs who erased whom and why.
  */

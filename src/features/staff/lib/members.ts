@@ -2,7 +2,7 @@ import { z } from '@/config/zod-config';
 import { tiers } from '@/content/tiers';
 
 /**
- * The shapes the staff members functions return (issue 8's shared data contract), checked
+ * The shapes the staff members functions return (their shared data contract), checked
  * at the edge: `staff_member_detail` answers untyped jsonb, and a page that trusted a
  * changed shape would show a wrong tier as a right one.
  */

@@ -35,8 +35,8 @@ export function userTierQueryOptions(userId: string) {
 
 /**
  * The signed-in user's tier: a tier, none (`null`), or could not load. The spec treats a
- * failed read as "no tier"; we do not (docs/decisions.md #24): a paying member must never
- * be told they own nothing because of a backend hiccup.
+ * failed read as "no tier"; we do not (docs/decisions/024-tier-read-errors.md): a paying
+ * member must never be told they own nothing because of a backend hiccup.
  */
 export function useUserTier(userId: string): ReadState<Tier | null> {
   return readState(useQuery(userTierQueryOptions(userId)));

@@ -23,7 +23,7 @@ type ShowcaseCardProps = {
 
 /**
  * One card of the post-purchase showcase. The bundles lead to /bundles (spec section 2); the
- * ebook card leads to the buyer's files instead (/bundles does not sell it; decision 33).
+ * ebook card leads to the buyer's files instead (/bundles does not sell it).
  */
 export function ShowcaseCard({
   id,
