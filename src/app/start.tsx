@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { resolveLazyRoutes } from '@/app/resolve-lazy-routes';
 import { routes } from '@/app/router';
-import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/lib/reload-on-stale-chunk';
+import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/boot/reload-on-stale-chunk';
 
 /**
  * Whether to hydrate the page as the build rendered it. The public pages arrive prerendered;

@@ -5,7 +5,7 @@ import { renderToString } from 'react-dom/server';
 import type { ComponentType } from 'react';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router-dom';
 import { headTags, prerenderedPages, renderHeadTags, siteOrigin } from '@/app/head';
-import { pageShells } from '@/app/page-shells';
+import { pageShells } from './page-shells';
 import { routes } from '@/app/router';
 
 /** The page's markup (for #root), its head tags, and whether it belongs in the sitemap. */

@@ -1,8 +1,8 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { isEmbedded } from '@/features/purchase/lib/purchase-action';
-import { afterFirstPaint, holdInteractions, onFirstIntent, takeEarlyInput } from '@/lib/hydrate-on-intent';
-import { currentHref, isChunkReload, reloadOnceFor } from '@/lib/reload-on-stale-chunk';
-import './index.css';
+import { afterFirstPaint, holdInteractions, onFirstIntent, takeEarlyInput } from './hydrate-on-intent';
+import { currentHref, isChunkReload, reloadOnceFor } from './reload-on-stale-chunk';
+import '@/index.css';
 
 // The first script of every page, and a small one. A prerendered public page is complete
 // without the app: text, images and links all work. So a first-time visitor's page loads
@@ -25,7 +25,7 @@ const early = takeEarlyInput();
 const held = prerendered ? holdInteractions(root, { early }) : null;
 
 function boot() {
-  import('./app/start')
+  import('@/app/start')
     .then(({ start }) => start(root, () => held?.release()))
     .catch((error: unknown) => {
       // The app's chunk would not load (a deploy replaced it, or the network failed): load
