@@ -60,7 +60,7 @@ function Ready({ onReady, children }: { onReady: () => void; children: ReactNode
 
 /**
  * Starts the app in `container`: hydrates the prerendered page, or renders into the empty
- * shell. `onReady` runs when the app handles the page (main.tsx then replays a held click).
+ * shell. `onReady` runs when the app handles the page (boot/main.ts then replays a held click).
  */
 export async function start(container: HTMLElement, onReady: () => void = () => {}) {
   // This runs as the app's modules finish evaluating: a new task before the next step.

@@ -42,7 +42,7 @@ export async function render(pathname: string): Promise<RenderedPage> {
 
   const router = createStaticRouter(dataRoutes, context);
   // hydrate={false}: no inline hydration script (the Content-Security-Policy forbids inline
-  // scripts); public pages have no loader data to hand over, and main.tsx resolves their
+  // scripts); public pages have no loader data to hand over, and app/start.tsx resolves their
   // lazy route before hydrating.
   const html = renderToString(
     <StrictMode>
