@@ -31,6 +31,13 @@ export const boundaryZones = [
     from: ['./src/features', './src/app'],
     message: 'Shared code does not depend on features or the app.',
   },
+  {
+    // The boot's entries (the boot script, the prerender entry and its shells) compose the app;
+    // the rest of src/boot runs before it, and features use it, as they use shared code.
+    target: './src/boot/!(main|entry-server|page-shells).*',
+    from: ['./src/features', './src/app'],
+    message: 'The boot code before the app does not depend on features or the app.',
+  },
   { target: './src', from: './supabase/local', message: 'The app never imports the local stand-in.' },
 ];
 

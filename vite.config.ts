@@ -5,8 +5,8 @@ import { defineConfig } from 'vitest/config';
 import { prerenderPlugin } from './scripts/vite-prerender.mjs';
 import { securityHeadersPlugin } from './scripts/vite-security-headers.mjs';
 import { chunkMapPlugin } from './scripts/vite-chunk-map.mjs';
-import { earlyInputPlugin, earlyInputScript, scriptHash } from './scripts/early-input.mjs';
-import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './src/lib/needs-app.ts';
+import { earlyInputPlugin, earlyInputScript, scriptHash } from './src/boot/early-input.mjs';
+import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './src/boot/needs-app.ts';
 import { DEV_PORT, LOCAL_HOST, PREVIEW_PORT } from './supabase/auth-urls.mjs';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));

@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { resolveLazyRoutes } from '@/app/resolve-lazy-routes';
 import { routes } from '@/app/router';
-import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/lib/reload-on-stale-chunk';
+import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/boot/reload-on-stale-chunk';
 
 /**
  * Whether to hydrate the page as the build rendered it. The public pages arrive prerendered;
@@ -60,7 +60,7 @@ function Ready({ onReady, children }: { onReady: () => void; children: ReactNode
 
 /**
  * Starts the app in `container`: hydrates the prerendered page, or renders into the empty
- * shell. `onReady` runs when the app handles the page (main.tsx then replays a held click).
+ * shell. `onReady` runs when the app handles the page (boot/main.ts then replays a held click).
  */
 export async function start(container: HTMLElement, onReady: () => void = () => {}) {
   // This runs as the app's modules finish evaluating: a new task before the next step.

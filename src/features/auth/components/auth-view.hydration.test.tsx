@@ -3,7 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { holdInteractions } from '@/lib/hydrate-on-intent';
+import { holdInteractions } from '@/boot/hydrate-on-intent';
 import type { Credentials } from '../lib/credentials-schema';
 import { AuthView } from './auth-view';
 

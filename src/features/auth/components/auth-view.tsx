@@ -12,7 +12,7 @@ import { checkCredentials, type Credentials } from '../lib/credentials-schema';
 import { errorMessage } from '@/lib/error-message';
 import type { PasswordResetRequest } from '../api/request-password-reset';
 import { RequestLinkForm } from './request-link-form';
-import { useTypedBeforeApp } from '@/lib/use-typed-before-app';
+import { useTypedBeforeApp } from '@/boot/use-typed-before-app';
 
 type Mode = 'sign-in' | 'sign-up';
 

@@ -5,7 +5,7 @@ import { Label } from '@/components/ui/label';
 import { errorMessage } from '@/lib/error-message';
 import type { PasswordResetRequest } from '../api/request-password-reset';
 import { credentialsSchema } from '../lib/credentials-schema';
-import { useTypedBeforeApp } from '@/lib/use-typed-before-app';
+import { useTypedBeforeApp } from '@/boot/use-typed-before-app';
 
 export type RequestLinkFormProps = {
   email: string;

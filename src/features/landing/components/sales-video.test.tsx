@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { site } from '@/content/site';
-import { answerActivation } from '@/lib/answer-before-app';
+import { answerActivation } from '@/boot/answer-before-app';
 import { SalesVideo } from './sales-video';
 
 describe('SalesVideo facade', () => {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { loadFrame } from '@/lib/answer-before-app';
+import { loadFrame } from '@/boot/answer-before-app';
 import { landing } from '@/content/landing';
 import { site } from '@/content/site';
 

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { holdInteractions, takeEarlyInput } from '../src/lib/hydrate-on-intent';
-import { NEEDS_APP, NEEDS_APP_IN_FRAME } from '../src/lib/needs-app';
+import { holdInteractions, takeEarlyInput } from './hydrate-on-intent';
+import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './needs-app';
 import { earlyInputPlugin, earlyInputScript, scriptHash } from './early-input.mjs';
 
 afterEach(() => {

@@ -3,7 +3,7 @@ import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './needs-app';
 
 // The public pages arrive prerendered: readable, and their links work, before any script.
 // A first-time visitor's page therefore loads the app only when they first act on it (see
-// main.tsx), and a tap on a button made before the app has taken over is kept and replayed
+// main.ts), and a tap on a button made before the app has taken over is kept and replayed
 // once it has, so nothing the visitor did is lost. Kept free of React: this runs first.
 
 /**
@@ -63,7 +63,7 @@ export function afterFirstPaint(
   target.setTimeout(once, fallbackMs);
 }
 
-/** An input the page's inline head script held before the boot script ran (scripts/early-input.mjs). */
+/** An input the page's inline head script held before the boot script ran (early-input.mjs). */
 export type EarlyInput = { type: 'click' | 'keydown'; target: Element; key?: string };
 
 /**
@@ -106,94 +106,30 @@ export function holdInteractions(
   const win = doc.defaultView;
   const framed = win !== null && isFramed(win);
   const needsApp = framed ? `${NEEDS_APP}, ${NEEDS_APP_IN_FRAME}` : NEEDS_APP;
-  // What to replay, oldest first; each control once, where it was last used.
-  let actions: Element[] = [];
-  let held: Element | null = null;
-  let released = false;
+  const actions = pageActions(doc);
 
-  function record(control: Element) {
-    actions = actions.filter((action) => action !== control);
-    actions.push(control);
-  }
-
-  /** A click on `control`, which needs the app: answered now if the markup says how, else held. */
-  function take(control: Element) {
-    if (answerActivation(control)) {
-      record(control);
-      return;
-    }
-    if (held) {
-      held.removeAttribute('aria-busy');
-      const previous = held;
-      actions = actions.filter((action) => action !== previous);
-    }
-    held = control;
-    held.setAttribute('aria-busy', 'true');
-    record(control);
-    doc.documentElement.style.cursor = 'progress';
-  }
-
-  /**
-   * A key pressed on `tab`: selects the tab it leads to, if any, and moves focus to it unless
-   * `focus` is false (a key the head script held: the visitor may have moved on since).
-   */
-  function move(tab: Element, key: string, focus = true): boolean {
-    const next = tabForKey(tab, key);
-    if (!next) return false;
-    if (focus) next.focus();
-    selectTab(next);
-    record(next);
-    return true;
-  }
-
-  function onClick(event: MouseEvent) {
-    const target = event.target instanceof Element ? event.target.closest(needsApp) : null;
-    if (!target || !root.contains(target)) return;
-    // A modified click on a link (a new tab) is the browser's, as the app leaves it.
-    if (target instanceof HTMLAnchorElement && isModified(event)) return;
-    event.preventDefault();
-    event.stopPropagation();
-    take(target);
-  }
-
-  function onKeyDown(event: KeyboardEvent) {
-    const tab = event.target instanceof Element && event.target.getAttribute('role') === 'tab' ? event.target : null;
-    if (!tab || !root.contains(tab) || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    if (!move(tab, event.key)) return;
-    event.preventDefault();
-    event.stopPropagation();
-  }
-
-  // What the page's inline head script held before this ran (index.html, early-input.mjs).
-  // Focus follows a held arrow key only if it is still on that tab: a visitor who has since
-  // tapped or typed elsewhere stays there (taking focus would also hand the app, when it
-  // puts focus back on release, a tab to select that the visitor left).
+  // What the page's inline head script held before this ran (early-input.mjs). Focus follows
+  // a held arrow key only if it is still on that tab: a visitor who has since tapped or typed
+  // elsewhere stays there (taking focus would also hand the app, when it puts focus back on
+  // release, a tab to select that the visitor left).
   for (const input of early) {
     if (!root.contains(input.target)) continue;
-    if (input.type === 'click') take(input.target);
-    else move(input.target, input.key ?? '', doc.activeElement === input.target);
+    if (input.type === 'click') actions.take(input.target);
+    else actions.move(input.target, input.key ?? '', doc.activeElement === input.target);
   }
 
-  // On the document, capturing: before the app's own listeners on its root see them.
-  doc.addEventListener('click', onClick, true);
-  doc.addEventListener('keydown', onKeyDown, true);
-
+  const stopListening = listenBeforeApp(root, doc, needsApp, actions);
+  let released = false;
   /** Stops holding; returns what to replay. */
   function stop(): Element[] {
     if (released) return [];
     released = true;
-    doc.removeEventListener('click', onClick, true);
-    doc.removeEventListener('keydown', onKeyDown, true);
-    doc.documentElement.style.cursor = '';
-    held?.removeAttribute('aria-busy');
-    held = null;
-    const replay = actions;
-    actions = [];
-    return replay;
+    stopListening();
+    return actions.clear();
   }
 
   return {
-    pending: () => held !== null,
+    pending: actions.pending,
     release() {
       const replay = stop();
       // The visitor may have moved on (into a field, typing) since: a replayed tab takes focus
@@ -207,6 +143,97 @@ export function holdInteractions(
       // What the page answered itself stays as it is.
       stop();
     },
+  };
+}
+
+type PageActions = ReturnType<typeof pageActions>;
+
+/**
+ * What the visitor did before the app runs, to replay once it does: each control once, where
+ * it was last used, oldest first. At most one of them is held (waiting for the app, busy).
+ */
+function pageActions(doc: Document) {
+  let actions: Element[] = [];
+  let held: Element | null = null;
+
+  function record(control: Element) {
+    actions = actions.filter((action) => action !== control);
+    actions.push(control);
+  }
+
+  return {
+    pending: () => held !== null,
+
+    /** A click on `control`, which needs the app: answered now if the markup says how, else held. */
+    take(control: Element) {
+      if (answerActivation(control)) {
+        record(control);
+        return;
+      }
+      if (held) {
+        held.removeAttribute('aria-busy');
+        const previous = held;
+        actions = actions.filter((action) => action !== previous);
+      }
+      held = control;
+      held.setAttribute('aria-busy', 'true');
+      record(control);
+      doc.documentElement.style.cursor = 'progress';
+    },
+
+    /**
+     * A key pressed on `tab`: selects the tab it leads to, if any, and moves focus to it unless
+     * `focus` is false (a key the head script held: the visitor may have moved on since).
+     */
+    move(tab: Element, key: string, focus = true): boolean {
+      const next = tabForKey(tab, key);
+      if (!next) return false;
+      if (focus) next.focus();
+      selectTab(next);
+      record(next);
+      return true;
+    },
+
+    /** Drops the held click's busy state and returns every action to replay, oldest first. */
+    clear(): Element[] {
+      doc.documentElement.style.cursor = '';
+      held?.removeAttribute('aria-busy');
+      held = null;
+      const replay = actions;
+      actions = [];
+      return replay;
+    },
+  };
+}
+
+/**
+ * Listens, on the document and capturing (before the app's own listeners on its root), for
+ * clicks on `needsApp` controls and keys on tabs inside `root`. Returns a function that stops.
+ */
+function listenBeforeApp(root: HTMLElement, doc: Document, needsApp: string, actions: PageActions): () => void {
+  function onClick(event: MouseEvent) {
+    const target = event.target instanceof Element ? event.target.closest(needsApp) : null;
+    if (!target || !root.contains(target)) return;
+    // A modified click on a link (a new tab) is the browser's, as the app leaves it.
+    if (target instanceof HTMLAnchorElement && isModified(event)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    actions.take(target);
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    const tab = event.target instanceof Element && event.target.getAttribute('role') === 'tab' ? event.target : null;
+    if (!tab || !root.contains(tab) || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (!actions.move(tab, event.key)) return;
+    event.preventDefault();
+    event.stopPropagation();
+  }
+
+  doc.addEventListener('click', onClick, true);
+  doc.addEventListener('keydown', onKeyDown, true);
+  return () => {
+    doc.removeEventListener('click', onClick, true);
+    doc.removeEventListener('keydown', onKeyDown, true);
   };
 }
 

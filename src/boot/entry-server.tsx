@@ -5,7 +5,7 @@ import { renderToString } from 'react-dom/server';
 import type { ComponentType } from 'react';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router-dom';
 import { headTags, prerenderedPages, renderHeadTags, siteOrigin } from '@/app/head';
-import { pageShells } from '@/app/page-shells';
+import { pageShells } from './page-shells';
 import { routes } from '@/app/router';
 
 /** The page's markup (for #root), its head tags, and whether it belongs in the sitemap. */
@@ -42,7 +42,7 @@ export async function render(pathname: string): Promise<RenderedPage> {
 
   const router = createStaticRouter(dataRoutes, context);
   // hydrate={false}: no inline hydration script (the Content-Security-Policy forbids inline
-  // scripts); public pages have no loader data to hand over, and main.tsx resolves their
+  // scripts); public pages have no loader data to hand over, and app/start.tsx resolves their
   // lazy route before hydrating.
   const html = renderToString(
     <StrictMode>

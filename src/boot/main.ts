@@ -1,31 +1,32 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { isEmbedded } from '@/features/purchase/lib/purchase-action';
-import { afterFirstPaint, holdInteractions, onFirstIntent, takeEarlyInput } from '@/lib/hydrate-on-intent';
-import { currentHref, isChunkReload, reloadOnceFor } from '@/lib/reload-on-stale-chunk';
-import './index.css';
+import { afterFirstPaint, holdInteractions, onFirstIntent, takeEarlyInput } from './hydrate-on-intent';
+import { currentHref, isChunkReload, reloadOnceFor } from './reload-on-stale-chunk';
+import '@/index.css';
 
-// The first script of every page, and a small one. A prerendered public page is complete
-// without the app: text, images and links all work. So a first-time visitor's page loads
-// the app (React, the router, the page's components) only when they first act on it:
-// first paint and the page's load are the HTML and its inlined CSS alone (issue 9,
-// decision 42). A returning member (a stored session), a page opened from an auth e-mail,
+// The boot script: the first module of every page, and a small one (README.md here states
+// the whole contract). A prerendered public page is complete without the app: text, images
+// and links all work. So a first-time visitor's page loads the app (React, the router, the
+// page's components) only when they first act on it: first paint and the page's load are
+// the HTML and its inlined CSS alone. These start it at once (a prerendered page once it
+// has painted): a returning member (a stored session), a page opened from an auth e-mail,
 // the reload after a stale chunk, a page inside the marketplace admin's frame (its purchase
 // links need the app to open the storefront in the top window), a page that says it is
 // waiting for the app (a member page's prerendered shell: its main is aria-busy), a page the
 // visitor already acted on before this script ran (the inline early-input script held it) and
-// every page that is not prerendered start it at once (a prerendered one once it has painted).
+// every page that is not prerendered.
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 const root = container;
 
 const prerendered = root.hasChildNodes();
-// Whatever the page's inline head script held between first paint and now (index.html).
+// Whatever the page's inline head script (early-input.mjs) held between first paint and now.
 const early = takeEarlyInput();
 const held = prerendered ? holdInteractions(root, { early }) : null;
 
 function boot() {
-  import('./app/start')
+  import('@/app/start')
     .then(({ start }) => start(root, () => held?.release()))
     .catch((error: unknown) => {
       // The app's chunk would not load (a deploy replaced it, or the network failed): load

@@ -2,7 +2,7 @@ import { useEffect, useRef, type RefObject } from 'react';
 
 /**
  * Hands on, once the app has taken over a prerendered field, what the visitor typed into it
- * before (issue 19): React keeps a hydrated field's text but saw none of the typing, so state
+ * before: React keeps a hydrated field's text but saw none of the typing, so state
  * derived from the field (a shared e-mail, say) would otherwise start from the empty value
  * the page was built with.
  */

@@ -1,4 +1,4 @@
-// What a prerendered page does by itself when the visitor acts before the app runs (issue 19).
+// What a prerendered page does by itself when the visitor acts before the app runs.
 // The app loads on the visitor's first action, which on a phone is a second or more of
 // download and hydration. A tab, a "Forgot password?" or a Play tapped meanwhile must answer
 // at once, so that what the visitor does next (tap a field, type) lands where they now see
@@ -15,7 +15,10 @@
 //   content React's to leave alone) gets its iframe then. Focus goes to
 //   `data-focuses="<id>"` if the button names one, else into what it shows.
 
-/** Moves from a tab, as Radix's roving focus does (loop on): which key goes where. */
+/**
+ * Moves from a tab, as Radix's roving focus does (loop on): which key goes where.
+ * answer-before-app.tabs.test.tsx presses the same keys on Radix Tabs and fails if these drift.
+ */
 const horizontalKeys: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1 };
 const verticalKeys: Record<string, number> = { ArrowUp: -1, ArrowDown: 1 };
 
@@ -94,7 +97,7 @@ export function swap(control: Element) {
  * Puts the click-to-load frame `slot` describes into it (`data-frame-src`, `data-frame-title`,
  * `data-frame-allow`), once: the app calls this too, and finds the frame the page already
  * made. The frame is made here, not rendered hidden in the page: an iframe in the HTML costs
- * its parse a document of its own (Lighthouse's TBT on / went from 0 to 37 ms).
+ * its parse a document of its own, main-thread work before the page is interactive (TBT).
  */
 export function loadFrame(slot: HTMLElement): HTMLIFrameElement | null {
   const existing = slot.querySelector('iframe');
