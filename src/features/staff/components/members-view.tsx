@@ -28,7 +28,7 @@ export type StaffMembersViewProps = {
   onChoose: (member: ChosenMember | null) => void;
   /** The chosen member's panel (the container wires its reads and writes). */
   detail?: ReactNode;
-  /** The buyers still waiting for their invitation (issue 24), shown above the list. */
+  /** The buyers still waiting for their invitation, shown above the list. */
   waiting?: ReactNode;
   /** Exports every member the search matches, all pages; throws when it cannot. */
   onExport: () => Promise<{ count: number; filename: string }>;
