@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // @ts-check
-// `npm run bench:launch`: issue 24's launch day, on the local stack. A stand-in of its own (the
+// `npm run bench:launch`: launch day, on the local stack. A stand-in of its own (the
 // hosted posture: confirmations on, the e-mail budget of config.toml or --budget), the purchase
 // webhook in real Deno, N paid Shopify orders each delivered three times (twice at once under
 // one webhook id, once more under a new id), C deliveries in flight. Half the buyers have
@@ -52,6 +52,367 @@ function fmt(ms) {
 }
 
 /**
+ * @typedef {Awaited<ReturnType<typeof startServer>>} Server
+ * @typedef {{ buyer: Buyer, webhookId: string, body: string, hmac: string }} QueuedDelivery
+ */
+
+/**
+ * A supabase-js client on the stand-in that keeps no session of its own.
+ * @param {string} url @param {string} key
+ */
+function benchClient(url, key) {
+  return createClient(url, key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    // Node 20 has no global WebSocket (nothing here subscribes).
+    realtime: { transport: /** @type {any} */ (WebSocket) },
+  });
+}
+
+/**
+ * The buyers: every other one with a confirmed account, the tiers in turn.
+ * @param {number} orders @param {string} run
+ * @returns {Buyer[]}
+ */
+function makeBuyers(orders, run) {
+  return Array.from({ length: orders }, (_, i) => ({
+    order: 7_000_000 + i,
+    email: `launch-${run}-${i}@example.com`,
+    tier: PRODUCTS[i % PRODUCTS.length] ?? 'ebook',
+    confirmed: i % 2 === 0,
+    paidAt: 0,
+    filesAt: null,
+    waitedHours: 0,
+    invitations: 0,
+    linkWorks: null,
+  }));
+}
+
+/**
+ * Confirmed accounts, made as the admin API makes them (no e-mail, so no budget spent).
+ * @param {ReturnType<typeof benchClient>} admin @param {Buyer[]} buyers
+ */
+async function createConfirmedAccounts(admin, buyers) {
+  for (const b of buyers.filter((x) => x.confirmed)) {
+    const { error } = await admin.auth.admin.createUser({
+      email: b.email,
+      password: 'secret123',
+      email_confirm: true,
+    });
+    if (error) throw error;
+  }
+}
+
+/**
+ * One signed Shopify orders/paid delivery of a buyer's order.
+ * @param {Buyer} b @param {string} webhookId
+ * @returns {QueuedDelivery}
+ */
+function signedDelivery(b, webhookId) {
+  const secret = LOCAL_FUNCTION_SECRETS.SHOPIFY_WEBHOOK_SECRET ?? '';
+  const body = JSON.stringify({
+    id: b.order,
+    email: b.email,
+    currency: 'USD',
+    total_price: PRICES[b.tier],
+    processed_at: new Date().toISOString(),
+    line_items: [{ id: 1, product_id: `REPLACE_ME_shopify_product_${b.tier}`, price: PRICES[b.tier], quantity: 1 }],
+  });
+  const hmac = createHmac('sha256', secret).update(body).digest('base64');
+  return { buyer: b, webhookId, body, hmac };
+}
+
+/**
+ * Each order: the same webhook id twice, side by side in the queue (so both are in flight at
+ * once), and a new id half a window later (racing other orders' first deliveries).
+ * @param {Buyer[]} buyers @param {string} run @param {number} concurrency
+ */
+function deliveryQueue(buyers, run, concurrency) {
+  /** @type {QueuedDelivery[]} */
+  const queue = [];
+  /** @type {QueuedDelivery[]} */
+  const later = [];
+  for (const b of buyers) {
+    const id = `wh-${run}-${b.order}`;
+    queue.push(signedDelivery(b, id), signedDelivery(b, id));
+    later.push(signedDelivery(b, `${id}-again`));
+    const step = Math.max(1, Math.floor(concurrency / 2));
+    if (queue.length % (2 * step) === 0) queue.push(...later.splice(0, step));
+  }
+  queue.push(...later);
+  return queue;
+}
+
+/**
+ * The spike: the queue delivered with `concurrency` in flight.
+ * @param {string} url @param {QueuedDelivery[]} queue @param {number} concurrency
+ */
+async function deliverAll(url, queue, concurrency) {
+  /** @type {Delivery[]} */
+  const deliveries = [];
+  let next = 0;
+  const started = Date.now();
+  async function worker() {
+    for (;;) {
+      const item = queue[next++];
+      if (!item) return;
+      const t0 = Date.now();
+      if (!item.buyer.paidAt) item.buyer.paidAt = t0;
+      const res = await fetch(`${url}/functions/v1/purchase-webhook/shopify`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'X-Shopify-Topic': 'orders/paid',
+          'X-Shopify-Webhook-Id': item.webhookId,
+          'X-Shopify-Hmac-Sha256': item.hmac,
+        },
+        body: item.body,
+      });
+      const answer = /** @type {Record<string, unknown>} */ (await res.json().catch(() => ({})));
+      const ms = Date.now() - t0;
+      deliveries.push({
+        status: res.status,
+        ms,
+        invitation: typeof answer.invitation === 'string' ? answer.invitation : null,
+      });
+      // A confirmed buyer's files open with the answer: their tier is granted by then.
+      if (item.buyer.confirmed && item.buyer.filesAt === null && res.status === 200) item.buyer.filesAt = Date.now();
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, () => worker()));
+  return { deliveries, spikeMs: Date.now() - started };
+}
+
+/**
+ * What staff see while buyers wait: the query of /staff/members, as the staff demo account.
+ * @param {string} url
+ */
+async function staffWaitingList(url) {
+  const staff = benchClient(url, ANON_KEY);
+  const signIn = await staff.auth.signInWithPassword({ email: 'staff@example.com', password: DEMO_PASSWORD });
+  if (signIn.error) throw signIn.error;
+  return async () => {
+    const { data, error } = await staff
+      .from('buyer_invitations')
+      .select('email, status, last_error')
+      .in('status', ['pending', 'sending', 'failed']);
+    if (error) throw error;
+    return data ?? [];
+  };
+}
+
+/**
+ * The budget frees: an hour passes for the auth server, and the scheduled run sends. Until
+ * nothing waits (each hour's runs send up to the budget). Each buyer remembers the simulated
+ * hour their invitation went in (0: during the spike).
+ * @param {{ server: Server, run: string, buyers: Buyer[], waiting: number,
+ *   waitingNow: () => Promise<unknown[]>, passHour: () => void }} drain
+ */
+async function drainInvitations({ server, run, buyers, waiting: waitingAfterSpike, waitingNow, passHour }) {
+  const sentSoFar = async () => {
+    const { rows } = await server.db.query(
+      `select email from public.buyer_invitations where status in ('sent', 'accepted') and email like $1`,
+      [`launch-${run}-%`],
+    );
+    return new Set(/** @type {{ email: string }[]} */ (rows).map((r) => r.email));
+  };
+  const sentInSpike = await sentSoFar();
+  let hours = 0;
+  /** @type {{ hour: number, sent: number, pending: number }[]} */
+  const runs = [];
+  for (let waiting = waitingAfterSpike; waiting > 0; waiting = (await waitingNow()).length) {
+    if (hours >= 48) throw new Error(`invitations still waiting after ${hours} simulated hours`);
+    hours += 1;
+    passHour();
+    for (;;) {
+      const { status, body } = await runInvitationSchedule(server.url);
+      if (status !== 200) throw new Error(`scheduled run answered ${status}: ${JSON.stringify(body)}`);
+      if (Number(body.due ?? 0) > 0)
+        runs.push({ hour: hours, sent: Number(body.sent ?? 0), pending: Number(body.pending ?? 0) });
+      // A run takes at most its batch; within the hour the next minute's run takes the rest.
+      if (Number(body.pending ?? 0) > 0 || Number(body.due ?? 0) === 0) break;
+    }
+    const sent = await sentSoFar();
+    for (const b of buyers)
+      if (!b.confirmed && sent.has(b.email) && !sentInSpike.has(b.email) && !b.waitedHours) b.waitedHours = hours;
+  }
+  return { hours, runs };
+}
+
+/**
+ * The new buyers, through the inbox: exactly one invitation, and its link works.
+ * @param {string} url @param {Buyer[]} buyers
+ */
+async function readInboxes(url, buyers) {
+  for (const b of buyers.filter((x) => !x.confirmed)) {
+    const res = await fetch(`${url}/inbox?email=${encodeURIComponent(b.email)}`, {
+      headers: { apikey: ANON_KEY },
+    });
+    const { messages } = /** @type {{ messages: { subject: string, link: string, created_at: string }[] }} */ (
+      await res.json()
+    );
+    const invites = messages.filter((m) => m.subject === INVITE_SUBJECT).reverse();
+    b.invitations = invites.length;
+    const first = invites[0];
+    if (!first) continue;
+    const tapped = Date.now();
+    const landed = await fetch(first.link, { redirect: 'manual' });
+    const location = landed.headers.get('location') ?? '';
+    b.linkWorks = location.includes('/auth/set-password#access_token=');
+    // Payment to the e-mail in the inbox, then the tap to a signed-in page with the tier
+    // granted (the bench reads the inbox only after the spike, so that gap is not counted).
+    if (b.linkWorks) b.filesAt = b.paidAt + (Date.parse(first.created_at) - b.paidAt) + (Date.now() - tapped);
+  }
+}
+
+/**
+ * The ledger: one purchase per order, the right tier for every buyer.
+ * @param {Server} server @param {string} run @param {Buyer[]} buyers
+ */
+async function checkLedger(server, run, buyers) {
+  const { rows: purchaseRows } = await server.db.query(
+    `select order_id, count(*)::int as n from public.purchases where email like $1 group by order_id`,
+    [`launch-${run}-%`],
+  );
+  const perOrder = new Map(
+    /** @type {{ order_id: string, n: number }[]} */ (purchaseRows).map((r) => [r.order_id, r.n]),
+  );
+  const lost = buyers.filter((b) => !perOrder.has(String(b.order))).length;
+  const doubled = buyers.filter((b) => (perOrder.get(String(b.order)) ?? 0) > 1).length;
+  const { rows: tierRows } = await server.db.query(
+    `select lower(u.email) as email, t.tier::text as tier from auth.users u
+       left join public.user_tiers t on t.user_id = u.id where lower(u.email) like $1`,
+    [`launch-${run}-%`],
+  );
+  const tierOf = new Map(
+    /** @type {{ email: string, tier: string | null }[]} */ (tierRows).map((r) => [r.email, r.tier]),
+  );
+  const wrongTiers = buyers.filter((b) => tierOf.get(b.email) !== b.tier).length;
+  return { lost, doubled, wrongTiers };
+}
+
+/**
+ * Payment to files for a buyer: a wait for the budget counts as whole hours.
+ * @param {Buyer} b
+ */
+function toFiles(b) {
+  return b.filesAt === null ? Number.POSITIVE_INFINITY : b.filesAt - b.paidAt + b.waitedHours * HOUR_MS;
+}
+
+/** @param {number[]} times */
+function spread(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) ?? 0 };
+}
+
+/**
+ * The figures of a run.
+ * @param {{ orders: number, concurrency: number, budget: number, buyers: Buyer[], deliveries: Delivery[],
+ *   spikeMs: number, ledger: Awaited<ReturnType<typeof checkLedger>>, staffListed: number,
+ *   drained: Awaited<ReturnType<typeof drainInvitations>> }} run
+ */
+function summarize({ orders, concurrency, budget, buyers, deliveries, spikeMs, ledger, staffListed, drained }) {
+  const latencies = deliveries.map((d) => d.ms).sort((a, b) => a - b);
+  /** @type {Record<string, number>} */
+  const byStatus = {};
+  for (const d of deliveries) byStatus[d.status] = (byStatus[d.status] ?? 0) + 1;
+  const newBuyers = buyers.filter((b) => !b.confirmed);
+  /** @type {Record<string, number>} */
+  const invitationsPerNewBuyer = {};
+  for (const b of newBuyers) invitationsPerNewBuyer[b.invitations] = (invitationsPerNewBuyer[b.invitations] ?? 0) + 1;
+  return {
+    orders,
+    concurrency,
+    budget,
+    deliveries: deliveries.length,
+    perSecond: deliveries.length / (spikeMs / 1000),
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    byStatus,
+    ...ledger,
+    invitationsPerNewBuyer,
+    deadLinks: newBuyers.filter((b) => b.linkWorks === false).length,
+    withoutFiles: buyers.filter((b) => b.filesAt === null).length,
+    staffListed,
+    hoursToDrain: drained.hours,
+    runs: drained.runs,
+    toFiles: {
+      confirmed: spread(buyers.filter((b) => b.confirmed).map(toFiles)),
+      new: spread(newBuyers.map(toFiles)),
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof summarize>} LaunchReport */
+
+/**
+ * What makes the run fail.
+ * @param {LaunchReport} report @param {Buyer[]} buyers @param {Delivery[]} deliveries
+ */
+function failuresOf(report, buyers, deliveries) {
+  const { lost, doubled, wrongTiers, deadLinks, withoutFiles, p99 } = report;
+  /** @type {string[]} */
+  const failures = [];
+  if (lost) failures.push(`${lost} orders lost`);
+  if (doubled) failures.push(`${doubled} orders doubled`);
+  if (wrongTiers) failures.push(`${wrongTiers} buyers with the wrong tier`);
+  const notOne = buyers.filter((b) => !b.confirmed && b.invitations !== 1).length;
+  if (notOne) failures.push(`${notOne} new buyers without exactly one invitation`);
+  if (deadLinks) failures.push(`${deadLinks} dead first links`);
+  const fiveXX = deliveries.filter((d) => d.status >= 500).length;
+  if (fiveXX) failures.push(`${fiveXX} deliveries answered 5xx`);
+  if (withoutFiles) failures.push(`${withoutFiles} buyers never reached their files`);
+  if (p99 > P99_LIMIT_MS) failures.push(`p99 ${p99} ms is over ${P99_LIMIT_MS} ms`);
+  return failures;
+}
+
+/**
+ * The run, as lines for the terminal.
+ * @param {(line: string) => void} log @param {LaunchReport} report
+ * @param {{ buyers: Buyer[], spikeMs: number, waitingAfterSpike: number, perBuyer: boolean, failures: string[] }} run
+ */
+function logReport(log, report, { buyers, spikeMs, waitingAfterSpike, perBuyer, failures }) {
+  const { orders, concurrency, budget, byStatus, lost, doubled, wrongTiers, runs, p99 } = report;
+  const newCount = buyers.filter((b) => !b.confirmed).length;
+  log(
+    `Launch day on the local stack: ${orders} orders x 3 deliveries, ${concurrency} in flight, e-mail budget ${budget}/hour`,
+  );
+  log(`  half the buyers confirmed (${orders - newCount}), half new (${newCount})`);
+  log(
+    `  deliveries:          ${report.deliveries} in ${(spikeMs / 1000).toFixed(1)} s = ${report.perSecond.toFixed(1)} a second`,
+  );
+  log(`  latency:             p50 ${report.p50} ms, p95 ${report.p95} ms, p99 ${p99} ms (limit ${P99_LIMIT_MS} ms)`);
+  log(
+    `  answers:             ${Object.entries(byStatus)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ')}`,
+  );
+  log(`  orders:              ${lost} lost, ${doubled} doubled; ${wrongTiers} wrong tiers`);
+  log(
+    `  invitations:         per new buyer ${Object.entries(report.invitationsPerNewBuyer)
+      .map(([k, n]) => `${k}: ${n} buyers`)
+      .join(', ')}; ${report.deadLinks} dead first links`,
+  );
+  log(`  waiting after spike: ${waitingAfterSpike} (staff page lists ${report.staffListed})`);
+  log(
+    `  budget runs:         ${runs.length ? runs.map((r) => `hour ${r.hour}: ${r.sent} sent${r.pending ? `, ${r.pending} still waiting` : ''}`).join('; ') : 'none needed'}`,
+  );
+  log(
+    `  payment to files:    confirmed p50 ${fmt(report.toFiles.confirmed.p50)}, p95 ${fmt(report.toFiles.confirmed.p95)}, max ${fmt(report.toFiles.confirmed.max)}`,
+  );
+  log(
+    `                       new (inbox, link) p50 ${fmt(report.toFiles.new.p50)}, p95 ${fmt(report.toFiles.new.p95)}, max ${fmt(report.toFiles.new.max)} (a wait for the budget counted as whole hours + the cron minute)`,
+  );
+  if (perBuyer) {
+    for (const b of buyers)
+      log(
+        `    ${b.email} ${b.confirmed ? 'confirmed' : 'new      '} ${b.tier.padEnd(11)} ${fmt(toFiles(b))}${b.confirmed ? '' : `, ${b.invitations} invitation(s), link ${b.linkWorks ? 'works' : 'DEAD'}`}`,
+      );
+  }
+  log(failures.length ? `FAILED: ${failures.join('; ')}` : 'PASSED');
+}
+
+/**
  * Runs the launch and returns its figures and failures.
  * @param {Partial<BenchOptions>} [options]
  */
@@ -70,292 +431,50 @@ export async function runLaunchBench(options = {}) {
     clock: () => Date.now() + clockOffset,
   });
   try {
-    const admin = createClient(server.url, SERVICE_ROLE_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      // Node 20 has no global WebSocket (nothing here subscribes).
-      realtime: { transport: /** @type {any} */ (WebSocket) },
-    });
     const run = randomUUID().slice(0, 8);
-
-    /** @type {Buyer[]} */
-    const buyers = [];
-    for (let i = 0; i < orders; i++) {
-      const confirmed = i % 2 === 0;
-      const email = `launch-${run}-${i}@example.com`;
-      buyers.push({
-        order: 7_000_000 + i,
-        email,
-        tier: PRODUCTS[i % PRODUCTS.length] ?? 'ebook',
-        confirmed,
-        paidAt: 0,
-        filesAt: null,
-        waitedHours: 0,
-        invitations: 0,
-        linkWorks: null,
-      });
-    }
-    // Confirmed accounts, made as the admin API makes them (no e-mail, so no budget spent).
-    for (const b of buyers.filter((x) => x.confirmed)) {
-      const { error } = await admin.auth.admin.createUser({
-        email: b.email,
-        password: 'secret123',
-        email_confirm: true,
-      });
-      if (error) throw error;
-    }
-    // Deno boots on the first request; the spike is measured once the function serves.
+    const buyers = makeBuyers(orders, run);
+    await createConfirmedAccounts(benchClient(server.url, SERVICE_ROLE_KEY), buyers);
+    // Deno boots on the first request; the spike is timed once the function serves.
     await fetch(`${server.url}/functions/v1/purchase-webhook/shopify`, { method: 'POST', body: '{}' });
 
-    const secret = LOCAL_FUNCTION_SECRETS.SHOPIFY_WEBHOOK_SECRET ?? '';
-    /** @param {Buyer} b @param {string} webhookId */
-    const delivery = (b, webhookId) => {
-      const body = JSON.stringify({
-        id: b.order,
-        email: b.email,
-        currency: 'USD',
-        total_price: PRICES[b.tier],
-        processed_at: new Date().toISOString(),
-        line_items: [{ id: 1, product_id: `REPLACE_ME_shopify_product_${b.tier}`, price: PRICES[b.tier], quantity: 1 }],
-      });
-      const hmac = createHmac('sha256', secret).update(body).digest('base64');
-      return { buyer: b, webhookId, body, hmac };
-    };
-    // Each order: the same webhook id twice, side by side in the queue (so both are in flight at
-    // once), and a new id half a window later (racing other orders' first deliveries).
-    /** @type {ReturnType<typeof delivery>[]} */
-    const queue = [];
-    /** @type {ReturnType<typeof delivery>[]} */
-    const later = [];
-    for (const b of buyers) {
-      const id = `wh-${run}-${b.order}`;
-      queue.push(delivery(b, id), delivery(b, id));
-      later.push(delivery(b, `${id}-again`));
-      const step = Math.max(1, Math.floor(concurrency / 2));
-      if (queue.length % (2 * step) === 0) queue.push(...later.splice(0, step));
-    }
-    queue.push(...later);
+    const queue = deliveryQueue(buyers, run, concurrency);
+    const { deliveries, spikeMs } = await deliverAll(server.url, queue, concurrency);
 
-    /** @type {Delivery[]} */
-    const deliveries = [];
-    let next = 0;
-    const started = Date.now();
-    async function worker() {
-      for (;;) {
-        const item = queue[next++];
-        if (!item) return;
-        const t0 = Date.now();
-        if (!item.buyer.paidAt) item.buyer.paidAt = t0;
-        const res = await fetch(`${server.url}/functions/v1/purchase-webhook/shopify`, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            'X-Shopify-Topic': 'orders/paid',
-            'X-Shopify-Webhook-Id': item.webhookId,
-            'X-Shopify-Hmac-Sha256': item.hmac,
-          },
-          body: item.body,
-        });
-        const answer = /** @type {Record<string, unknown>} */ (await res.json().catch(() => ({})));
-        const ms = Date.now() - t0;
-        deliveries.push({
-          status: res.status,
-          ms,
-          invitation: typeof answer.invitation === 'string' ? answer.invitation : null,
-        });
-        // A confirmed buyer's files open with the answer: their tier is granted by then.
-        if (item.buyer.confirmed && item.buyer.filesAt === null && res.status === 200) item.buyer.filesAt = Date.now();
-      }
-    }
-    await Promise.all(Array.from({ length: concurrency }, () => worker()));
-    const spikeMs = Date.now() - started;
-
-    // What staff see while buyers wait (the query of /staff/members, as the staff demo account).
-    const staff = createClient(server.url, ANON_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      // Node 20 has no global WebSocket (nothing here subscribes).
-      realtime: { transport: /** @type {any} */ (WebSocket) },
-    });
-    const signIn = await staff.auth.signInWithPassword({ email: 'staff@example.com', password: DEMO_PASSWORD });
-    if (signIn.error) throw signIn.error;
-    const waitingNow = async () => {
-      const { data, error } = await staff
-        .from('buyer_invitations')
-        .select('email, status, last_error')
-        .in('status', ['pending', 'sending', 'failed']);
-      if (error) throw error;
-      return data ?? [];
-    };
+    const waitingNow = await staffWaitingList(server.url);
     const waitingAfterSpike = await waitingNow();
     const staffListed = waitingAfterSpike.filter((w) => buyers.some((b) => b.email === w.email)).length;
+    const drained = await drainInvitations({
+      server,
+      run,
+      buyers,
+      waiting: waitingAfterSpike.length,
+      waitingNow,
+      passHour: () => {
+        clockOffset += HOUR_MS;
+      },
+    });
 
-    // The budget frees: an hour passes for the auth server, and the scheduled run sends. Until
-    // nothing waits (each hour's runs send up to the budget). Each buyer remembers the
-    // simulated hour their invitation went in (0: during the spike).
-    const sentSoFar = async () => {
-      const { rows } = await server.db.query(
-        `select email from public.buyer_invitations where status in ('sent', 'accepted') and email like $1`,
-        [`launch-${run}-%`],
-      );
-      return new Set(/** @type {{ email: string }[]} */ (rows).map((r) => r.email));
-    };
-    const sentInSpike = await sentSoFar();
-    let hours = 0;
-    /** @type {{ hour: number, sent: number, pending: number }[]} */
-    const runs = [];
-    for (let waiting = waitingAfterSpike.length; waiting > 0; waiting = (await waitingNow()).length) {
-      if (hours >= 48) throw new Error(`invitations still waiting after ${hours} simulated hours`);
-      hours += 1;
-      clockOffset += HOUR_MS;
-      for (;;) {
-        const { status, body } = await runInvitationSchedule(server.url);
-        if (status !== 200) throw new Error(`scheduled run answered ${status}: ${JSON.stringify(body)}`);
-        if (Number(body.due ?? 0) > 0)
-          runs.push({ hour: hours, sent: Number(body.sent ?? 0), pending: Number(body.pending ?? 0) });
-        // A run takes at most its batch; within the hour the next minute's run takes the rest.
-        if (Number(body.pending ?? 0) > 0 || Number(body.due ?? 0) === 0) break;
-      }
-      const sent = await sentSoFar();
-      for (const b of buyers)
-        if (!b.confirmed && sent.has(b.email) && !sentInSpike.has(b.email) && !b.waitedHours) b.waitedHours = hours;
-    }
-
-    // The new buyers, through the inbox: exactly one invitation, and its link works.
-    for (const b of buyers.filter((x) => !x.confirmed)) {
-      const res = await fetch(`${server.url}/inbox?email=${encodeURIComponent(b.email)}`, {
-        headers: { apikey: ANON_KEY },
-      });
-      const { messages } = /** @type {{ messages: { subject: string, link: string, created_at: string }[] }} */ (
-        await res.json()
-      );
-      const invites = messages.filter((m) => m.subject === INVITE_SUBJECT).reverse();
-      b.invitations = invites.length;
-      const first = invites[0];
-      if (!first) continue;
-      const tapped = Date.now();
-      const landed = await fetch(first.link, { redirect: 'manual' });
-      const location = landed.headers.get('location') ?? '';
-      b.linkWorks = location.includes('/auth/set-password#access_token=');
-      // Payment to the e-mail in the inbox, then the tap to a signed-in page with the tier
-      // granted (the bench reads the inbox only after the spike, so that gap is not counted).
-      if (b.linkWorks) b.filesAt = b.paidAt + (Date.parse(first.created_at) - b.paidAt) + (Date.now() - tapped);
-    }
-    // The ledger: one purchase per order, the right tier for every confirmed buyer.
-    const { rows: purchaseRows } = await server.db.query(
-      `select order_id, count(*)::int as n from public.purchases where email like $1 group by order_id`,
-      [`launch-${run}-%`],
-    );
-    const perOrder = new Map(
-      /** @type {{ order_id: string, n: number }[]} */ (purchaseRows).map((r) => [r.order_id, r.n]),
-    );
-    const lost = buyers.filter((b) => !perOrder.has(String(b.order))).length;
-    const doubled = buyers.filter((b) => (perOrder.get(String(b.order)) ?? 0) > 1).length;
-    const { rows: tierRows } = await server.db.query(
-      `select lower(u.email) as email, t.tier::text as tier from auth.users u
-         left join public.user_tiers t on t.user_id = u.id where lower(u.email) like $1`,
-      [`launch-${run}-%`],
-    );
-    const tierOf = new Map(
-      /** @type {{ email: string, tier: string | null }[]} */ (tierRows).map((r) => [r.email, r.tier]),
-    );
-    const wrongTiers = buyers.filter((b) => tierOf.get(b.email) !== b.tier).length;
-
-    const latencies = deliveries.map((d) => d.ms).sort((a, b) => a - b);
-    /** @type {Record<string, number>} */
-    const byStatus = {};
-    for (const d of deliveries) byStatus[d.status] = (byStatus[d.status] ?? 0) + 1;
-    const newBuyers = buyers.filter((b) => !b.confirmed);
-    /** @type {Record<string, number>} */
-    const invitationsPerNewBuyer = {};
-    for (const b of newBuyers) invitationsPerNewBuyer[b.invitations] = (invitationsPerNewBuyer[b.invitations] ?? 0) + 1;
-    const deadLinks = newBuyers.filter((b) => b.linkWorks === false).length;
-    const withoutFiles = buyers.filter((b) => b.filesAt === null).length;
-    /** @param {Buyer} b */
-    const toFiles = (b) =>
-      b.filesAt === null ? Number.POSITIVE_INFINITY : b.filesAt - b.paidAt + b.waitedHours * HOUR_MS;
-    const confirmedTimes = buyers
-      .filter((b) => b.confirmed)
-      .map(toFiles)
-      .sort((a, b) => a - b);
-    const newTimes = newBuyers.map(toFiles).sort((a, b) => a - b);
-    const fiveXX = deliveries.filter((d) => d.status >= 500).length;
-    const p99 = percentile(latencies, 99);
-
-    const report = {
+    await readInboxes(server.url, buyers);
+    const ledger = await checkLedger(server, run, buyers);
+    const report = summarize({
       orders,
       concurrency,
       budget,
-      deliveries: deliveries.length,
-      perSecond: deliveries.length / (spikeMs / 1000),
-      p50: percentile(latencies, 50),
-      p95: percentile(latencies, 95),
-      p99,
-      byStatus,
-      lost,
-      doubled,
-      wrongTiers,
-      invitationsPerNewBuyer,
-      deadLinks,
-      withoutFiles,
+      buyers,
+      deliveries,
+      spikeMs,
+      ledger,
       staffListed,
-      hoursToDrain: hours,
-      runs,
-      toFiles: {
-        confirmed: {
-          p50: percentile(confirmedTimes, 50),
-          p95: percentile(confirmedTimes, 95),
-          max: confirmedTimes.at(-1) ?? 0,
-        },
-        new: { p50: percentile(newTimes, 50), p95: percentile(newTimes, 95), max: newTimes.at(-1) ?? 0 },
-      },
-    };
-    /** @type {string[]} */
-    const failures = [];
-    if (lost) failures.push(`${lost} orders lost`);
-    if (doubled) failures.push(`${doubled} orders doubled`);
-    if (wrongTiers) failures.push(`${wrongTiers} buyers with the wrong tier`);
-    const notOne = newBuyers.filter((b) => b.invitations !== 1).length;
-    if (notOne) failures.push(`${notOne} new buyers without exactly one invitation`);
-    if (deadLinks) failures.push(`${deadLinks} dead first links`);
-    if (fiveXX) failures.push(`${fiveXX} deliveries answered 5xx`);
-    if (withoutFiles) failures.push(`${withoutFiles} buyers never reached their files`);
-    if (p99 > P99_LIMIT_MS) failures.push(`p99 ${p99} ms is over ${P99_LIMIT_MS} ms`);
-
-    log(
-      `Launch day on the local stack: ${orders} orders x 3 deliveries, ${concurrency} in flight, e-mail budget ${budget}/hour`,
-    );
-    log(`  half the buyers confirmed (${orders - newBuyers.length}), half new (${newBuyers.length})`);
-    log(
-      `  deliveries:          ${deliveries.length} in ${(spikeMs / 1000).toFixed(1)} s = ${report.perSecond.toFixed(1)} a second`,
-    );
-    log(`  latency:             p50 ${report.p50} ms, p95 ${report.p95} ms, p99 ${p99} ms (limit ${P99_LIMIT_MS} ms)`);
-    log(
-      `  answers:             ${Object.entries(byStatus)
-        .map(([s, n]) => `${s}: ${n}`)
-        .join(', ')}`,
-    );
-    log(`  orders:              ${lost} lost, ${doubled} doubled; ${wrongTiers} wrong tiers`);
-    log(
-      `  invitations:         per new buyer ${Object.entries(invitationsPerNewBuyer)
-        .map(([k, n]) => `${k}: ${n} buyers`)
-        .join(', ')}; ${deadLinks} dead first links`,
-    );
-    log(`  waiting after spike: ${waitingAfterSpike.length} (staff page lists ${staffListed})`);
-    log(
-      `  budget runs:         ${runs.length ? runs.map((r) => `hour ${r.hour}: ${r.sent} sent${r.pending ? `, ${r.pending} still waiting` : ''}`).join('; ') : 'none needed'}`,
-    );
-    log(
-      `  payment to files:    confirmed p50 ${fmt(report.toFiles.confirmed.p50)}, p95 ${fmt(report.toFiles.confirmed.p95)}, max ${fmt(report.toFiles.confirmed.max)}`,
-    );
-    log(
-      `                       new (inbox, link) p50 ${fmt(report.toFiles.new.p50)}, p95 ${fmt(report.toFiles.new.p95)}, max ${fmt(report.toFiles.new.max)} (a wait for the budget counted as whole hours + the cron minute)`,
-    );
-    if (options.perBuyer) {
-      for (const b of buyers)
-        log(
-          `    ${b.email} ${b.confirmed ? 'confirmed' : 'new      '} ${b.tier.padEnd(11)} ${fmt(toFiles(b))}${b.confirmed ? '' : `, ${b.invitations} invitation(s), link ${b.linkWorks ? 'works' : 'DEAD'}`}`,
-        );
-    }
-    log(failures.length ? `FAILED: ${failures.join('; ')}` : 'PASSED');
+      drained,
+    });
+    const failures = failuresOf(report, buyers, deliveries);
+    logReport(log, report, {
+      buyers,
+      spikeMs,
+      waitingAfterSpike: waitingAfterSpike.length,
+      perBuyer: Boolean(options.perBuyer),
+      failures,
+    });
     return { report, failures };
   } finally {
     await server.close();

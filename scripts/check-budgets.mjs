@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // @ts-check
-// The public pages' budgets, checked on a build (issue 9). Fails, naming each problem, when:
+// The public pages' budgets, checked on a build. Fails, naming each problem, when:
 //   - a page's initial JavaScript, its CSS or its HTML outgrows its budget (gzip sizes);
 //   - supabase-js, zod, react-query or Radix dialog/tabs sits in the initial chunks of `/`,
 //     `/bundles` or `/upgrade`;
@@ -42,22 +42,20 @@ export const PUBLIC_ROUTES = [
 export const APP_MODULE = 'src/app/start.tsx';
 
 /**
- * Budgets in gzip bytes (docs/testing.md explains each figure).
- * - First load: the boot script alone, measured 2.5 KB: 5 KB. It is what a first-time
- *   visitor's page runs until they act (decision 42), so it must stay small.
- * - Issue 9 asks that the JavaScript needed for first paint on `/` stay under 100 KB. The public
- *   pages are prerendered and their scripts are deferred modules, so first paint needs none:
- *   the `blocking` check below keeps it that way. The `js` budgets cap the JavaScript that
- *   hydrates the page once the visitor acts: the boot script, the app's chunk and the page's.
- *   React DOM 19 and React Router's data router alone are 95 KB of it (64 + 31, measured), so
- *   100 KB cannot hold them plus the page (decision 38): `/` measured 114.9 KB, budget 118 KB
- *   (tailwind-merge, 8.6 KB, left the app when `cn` became clsx alone).
- * - `/bundles` and `/upgrade` add their own chunks, 3 to 5 KB: 122 KB. `/privacy` (issue 26) is
- *   text from src/content/privacy.ts and nothing else: the same 122 KB.
+ * Budgets in gzip bytes (docs/testing.md gives each page's current figure).
+ * - First load: the boot script alone: 5 KB. It is what a first-time visitor's page runs until
+ *   they act, so it must stay small.
+ * - The public pages are prerendered and their scripts are deferred modules, so first paint
+ *   needs no JavaScript: the `blocking` check below keeps it that way. The `js` budgets cap the
+ *   JavaScript that hydrates the page once the visitor acts: the boot script, the app's chunk
+ *   and the page's. React DOM and React Router's data router alone are about 95 KB of it, so
+ *   `/` gets 118 KB.
+ * - `/bundles` and `/upgrade` add their own chunks of a few KB: 122 KB. `/privacy` is text from
+ *   src/content/privacy.ts and nothing else: the same 122 KB.
  * - `/auth` adds the form, zod, Radix tabs and the label but not supabase-js, which loads
- *   after the form shows: measured 171.4 KB, budget 174 KB.
- * - CSS: one Tailwind file for the whole site, measured 8.0 KB: 9 KB.
- * - HTML: 14 KB (issue 9's, for `/`): the first screen in one round trip.
+ *   after the form shows: 174 KB.
+ * - CSS: one Tailwind file for the whole site: 9 KB.
+ * - HTML: 14 KB for every page: the first screen in one round trip.
  */
 export const BUDGETS = {
   firstLoad: { '/': 5 * KB, '/bundles': 5 * KB, '/upgrade': 5 * KB, '/privacy': 5 * KB, '/auth': 5 * KB },
@@ -283,6 +281,158 @@ function filesUnder(dir) {
 }
 
 /**
+ * @typedef {import('./vite-chunk-map.mjs').ChunkMap} ChunkMap
+ * @typedef {typeof PUBLIC_ROUTES[number]} PublicRoute
+ * @typedef {(file: string) => Buffer} ReadDist
+ */
+
+/**
+ * A page's CSS, gzip: what its HTML links or inlines, plus what its lazy chunks load. The
+ * entry's own CSS counts only through the HTML (a prerendered page may inline it and drop the
+ * link); without a page, the entry's CSS stands in.
+ * @param {ChunkMap} map @param {string[]} chunks @param {string | null} html
+ * @param {string} distDir @param {ReadDist} read
+ */
+function pageCssSize(map, chunks, html, distDir, read) {
+  const cssFiles = new Set(
+    chunks.flatMap((file) => (html && map.chunks[file]?.isEntry ? [] : (map.chunks[file]?.css ?? []))),
+  );
+  for (const link of html ? htmlTags(html, 'link') : []) {
+    const rel = (link.rel ?? '').split(/\s+/);
+    const href = (link.href ?? '').replace(/^\//, '');
+    if ((rel.includes('stylesheet') || link.as === 'style') && existsSync(path.join(distDir, href))) {
+      cssFiles.add(href);
+    }
+  }
+  const inlineCss = html ? [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((m) => m[1]).join('') : '';
+  const cssText = [...cssFiles].map((file) => read(file).toString('utf8')).join('') + inlineCss;
+  return cssText ? gzipSize(cssText) : 0;
+}
+
+/**
+ * One route's sizes, with the HTML they were read from.
+ * @param {ChunkMap} map @param {PublicRoute} route @param {string} distDir @param {ReadDist} read
+ */
+function measureRoute(map, route, distDir, read) {
+  const chunks = initialChunks(map, route.module);
+  const js = chunks.reduce((sum, file) => sum + gzipSize(read(file)), 0);
+  const bootChunks = firstLoadChunks(map);
+  const firstLoad = bootChunks.reduce((sum, file) => sum + gzipSize(read(file)), 0);
+  const htmlFile = route.html.find((candidate) => existsSync(path.join(distDir, candidate)));
+  const html = htmlFile ? read(htmlFile).toString('utf8') : null;
+  const css = pageCssSize(map, chunks, html, distDir, read);
+  /** @type {Measurement} */
+  const measurement = { route: route.path, firstLoad, js, css, html: html === null ? null : gzipSize(html), chunks };
+  return { measurement, bootChunks, html, htmlFile };
+}
+
+/**
+ * The sizes over their budgets.
+ * @param {ReturnType<typeof measureRoute>} measured @param {typeof BUDGETS} budgets
+ * @returns {Failure[]}
+ */
+function overBudget({ measurement, bootChunks, htmlFile }, budgets) {
+  const { route, chunks } = measurement;
+  /** @type {Failure[]} */
+  const failures = [];
+  const over = (
+    /** @type {'firstLoad' | 'js' | 'css' | 'html'} */ kind,
+    /** @type {number} */ size,
+    /** @type {string} */ what,
+  ) => {
+    const budget = budgets[kind][/** @type {keyof typeof budgets.js} */ (route)];
+    if (budget !== undefined && size > budget) {
+      failures.push({
+        check: kind === 'firstLoad' ? 'js' : kind,
+        route,
+        message: `${route}: ${what} ${kb(size)} > budget ${kb(budget)} (gzip)`,
+      });
+    }
+  };
+  over('firstLoad', measurement.firstLoad, `first-load JavaScript (${bootChunks.join(', ')})`);
+  over('js', measurement.js, `initial JavaScript (${chunks.join(', ')})`);
+  over('css', measurement.css, 'CSS');
+  if (measurement.html !== null) over('html', measurement.html, `HTML (${htmlFile})`);
+  return failures;
+}
+
+/**
+ * The forbidden modules in a lean route's initial chunks.
+ * @param {ChunkMap} map @param {string} route @param {string[]} chunks
+ * @returns {Failure[]}
+ */
+function forbiddenIn(map, route, chunks) {
+  if (!LEAN_ROUTES.includes(route)) return [];
+  return FORBIDDEN_MODULES.flatMap((forbidden) => {
+    const holders = chunks.filter((file) =>
+      (map.chunks[file]?.modules ?? []).some((id) => {
+        const pkg = packageOf(id);
+        return pkg !== null && forbidden.packages.some((p) => (p.endsWith('/') ? pkg.startsWith(p) : pkg === p));
+      }),
+    );
+    if (!holders.length) return [];
+    return [
+      /** @type {Failure} */ ({
+        check: 'forbidden',
+        route,
+        message: `${route}: ${forbidden.name} is in the initial chunks (${holders.join(', ')})`,
+      }),
+    ];
+  });
+}
+
+/**
+ * What the prerendered HTML lacks or holds that it should not: missing HTML, render-blocking
+ * resources, required tags, unsized media.
+ * @param {PublicRoute} route @param {string | null} html @param {string | undefined} htmlFile
+ * @returns {Failure[]}
+ */
+function prerenderProblems(route, html, htmlFile) {
+  if (html === null) {
+    return [
+      {
+        check: 'prerender',
+        route: route.path,
+        message: `${route.path}: no prerendered HTML (${route.html.map((file) => `dist/${file}`).join(' or ')})`,
+      },
+    ];
+  }
+  /** @type {Failure[]} */
+  const failures = [];
+  for (const message of renderBlocking(html)) {
+    failures.push({ check: 'blocking', route: route.path, message: `${route.path} (${htmlFile}): ${message}` });
+  }
+  for (const tag of REQUIRED_TAGS) {
+    if (!tag.test(html)) {
+      failures.push({
+        check: 'prerender',
+        route: route.path,
+        message: `${route.path}: the prerendered HTML (${htmlFile}) has no ${tag.name}`,
+      });
+    }
+  }
+  for (const message of unsizedMediaInHtml(`${route.path} (${htmlFile})`, html)) {
+    failures.push({ check: 'media', route: route.path, message });
+  }
+  return failures;
+}
+
+/**
+ * Unsized media in the app's JSX (test files aside).
+ * @param {string} srcDir
+ * @returns {Failure[]}
+ */
+function unsizedMediaInSources(srcDir) {
+  const sources = filesUnder(srcDir).filter((file) => file.endsWith('.tsx') && !/\.test\.tsx$/.test(file));
+  return sources.flatMap((file) => {
+    const source = readFileSync(path.join(srcDir, file), 'utf8');
+    return unsizedMediaInJsx(path.posix.join(path.basename(srcDir), file), source).map(
+      (message) => /** @type {Failure} */ ({ check: 'media', message }),
+    );
+  });
+}
+
+/**
  * Checks a build. `srcDir` (the app's source) is scanned for unsized media when given.
  * @param {{ distDir: string, srcDir?: string, budgets?: typeof BUDGETS, routes?: typeof PUBLIC_ROUTES }} options
  * @returns {{ failures: Failure[], measurements: Measurement[] }}
@@ -300,109 +450,19 @@ export function checkBudgets({ distDir, srcDir, budgets = BUDGETS, routes = PUBL
     });
     return { failures, measurements };
   }
-  /** @type {import('./vite-chunk-map.mjs').ChunkMap} */
+  /** @type {ChunkMap} */
   const map = JSON.parse(readFileSync(mapFile, 'utf8'));
-  const read = (/** @type {string} */ file) => readFileSync(path.join(distDir, file));
+  /** @type {ReadDist} */
+  const read = (file) => readFileSync(path.join(distDir, file));
 
   for (const route of routes) {
-    const chunks = initialChunks(map, route.module);
-    const js = chunks.reduce((sum, file) => sum + gzipSize(read(file)), 0);
-    const bootChunks = firstLoadChunks(map);
-    const firstLoad = bootChunks.reduce((sum, file) => sum + gzipSize(read(file)), 0);
-
-    const htmlFile = route.html.find((candidate) => existsSync(path.join(distDir, candidate)));
-    const html = htmlFile ? read(htmlFile).toString('utf8') : null;
-
-    // The page's CSS: what its HTML links or inlines, plus what its lazy chunks load. The
-    // entry's own CSS counts only through the HTML (a prerendered page may inline it and drop
-    // the link); without a page, the entry's CSS stands in.
-    const cssFiles = new Set(
-      chunks.flatMap((file) => (html && map.chunks[file]?.isEntry ? [] : (map.chunks[file]?.css ?? []))),
-    );
-    for (const link of html ? htmlTags(html, 'link') : []) {
-      const rel = (link.rel ?? '').split(/\s+/);
-      const href = (link.href ?? '').replace(/^\//, '');
-      if ((rel.includes('stylesheet') || link.as === 'style') && existsSync(path.join(distDir, href))) {
-        cssFiles.add(href);
-      }
-    }
-    const inlineCss = html ? [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map((m) => m[1]).join('') : '';
-    const cssText = [...cssFiles].map((file) => read(file).toString('utf8')).join('') + inlineCss;
-    const css = cssText ? gzipSize(cssText) : 0;
-    const htmlSize = html === null ? null : gzipSize(html);
-    measurements.push({ route: route.path, firstLoad, js, css, html: htmlSize, chunks });
-
-    const over = (
-      /** @type {'firstLoad' | 'js' | 'css' | 'html'} */ kind,
-      /** @type {number} */ size,
-      /** @type {string} */ what,
-    ) => {
-      const budget = budgets[kind][/** @type {keyof typeof budgets.js} */ (route.path)];
-      if (budget !== undefined && size > budget) {
-        failures.push({
-          check: kind === 'firstLoad' ? 'js' : kind,
-          route: route.path,
-          message: `${route.path}: ${what} ${kb(size)} > budget ${kb(budget)} (gzip)`,
-        });
-      }
-    };
-    over('firstLoad', firstLoad, `first-load JavaScript (${bootChunks.join(', ')})`);
-    over('js', js, `initial JavaScript (${chunks.join(', ')})`);
-    over('css', css, 'CSS');
-    if (htmlSize !== null) over('html', htmlSize, `HTML (${htmlFile})`);
-
-    if (LEAN_ROUTES.includes(route.path)) {
-      for (const forbidden of FORBIDDEN_MODULES) {
-        const holders = chunks.filter((file) =>
-          (map.chunks[file]?.modules ?? []).some((id) => {
-            const pkg = packageOf(id);
-            return pkg !== null && forbidden.packages.some((p) => (p.endsWith('/') ? pkg.startsWith(p) : pkg === p));
-          }),
-        );
-        if (holders.length) {
-          failures.push({
-            check: 'forbidden',
-            route: route.path,
-            message: `${route.path}: ${forbidden.name} is in the initial chunks (${holders.join(', ')})`,
-          });
-        }
-      }
-    }
-
-    if (html === null) {
-      failures.push({
-        check: 'prerender',
-        route: route.path,
-        message: `${route.path}: no prerendered HTML (${route.html.map((file) => `dist/${file}`).join(' or ')})`,
-      });
-      continue;
-    }
-    for (const message of renderBlocking(html)) {
-      failures.push({ check: 'blocking', route: route.path, message: `${route.path} (${htmlFile}): ${message}` });
-    }
-    for (const tag of REQUIRED_TAGS) {
-      if (!tag.test(html)) {
-        failures.push({
-          check: 'prerender',
-          route: route.path,
-          message: `${route.path}: the prerendered HTML (${htmlFile}) has no ${tag.name}`,
-        });
-      }
-    }
-    for (const message of unsizedMediaInHtml(`${route.path} (${htmlFile})`, html)) {
-      failures.push({ check: 'media', route: route.path, message });
-    }
+    const measured = measureRoute(map, route, distDir, read);
+    measurements.push(measured.measurement);
+    failures.push(...overBudget(measured, budgets));
+    failures.push(...forbiddenIn(map, route.path, measured.measurement.chunks));
+    failures.push(...prerenderProblems(route, measured.html, measured.htmlFile));
   }
-
-  if (srcDir) {
-    const sources = filesUnder(srcDir).filter((file) => file.endsWith('.tsx') && !/\.test\.tsx$/.test(file));
-    for (const file of sources) {
-      const source = readFileSync(path.join(srcDir, file), 'utf8');
-      for (const message of unsizedMediaInJsx(path.posix.join(path.basename(srcDir), file), source)) {
-        failures.push({ check: 'media', message });
-      }
-    }
-  }
+  if (srcDir) failures.push(...unsizedMediaInSources(srcDir));
   return { failures, measurements };
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // @ts-check
-// `npm run perf`: issue 9's measurement. Builds the site against the local Supabase stand-in,
+// `npm run perf`: the public pages' speed. Builds the site against the local Supabase stand-in,
 // serves dist/ the way a static host does (precompressed brotli / gzip, the production headers
 // from dist/_headers, prerendered pages, the SPA fallback), and runs Lighthouse (mobile,
 // simulated throttling: its defaults) N times per page in Chromium, signed in for /resources.
@@ -313,6 +313,126 @@ function chromiumPath() {
   return executable;
 }
 
+/**
+ * What the measuring steps share: the browser to launch, the site to measure and the seeded
+ * member's session (for signed-in pages).
+ * @typedef {{
+ *   lighthouse: typeof import('lighthouse').default,
+ *   puppeteer: typeof import('puppeteer-core'),
+ *   executablePath: string,
+ *   site: string,
+ *   session: string,
+ *   runs: number,
+ * }} Bench
+ */
+
+/**
+ * One Lighthouse run of one page, in a fresh browser: nothing cached from the run before.
+ * @param {Bench} bench @param {{ path: string, signedIn: boolean }} spec @param {number} i the run's index
+ */
+async function lighthouseRun(bench, spec, i) {
+  const { site, lighthouse } = bench;
+  const browser = await bench.puppeteer.launch({
+    executablePath: bench.executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    defaultViewport: null,
+  });
+  try {
+    const page = await browser.newPage();
+    if (spec.signedIn) {
+      // The session goes into the site's storage first; Lighthouse must then keep it.
+      await page.goto(`${site}/favicon.svg`);
+      await page.evaluate((key, value) => globalThis.localStorage.setItem(key, value), AUTH_STORAGE_KEY, bench.session);
+    }
+    const result = await lighthouse(
+      `${site}${spec.path}`,
+      { logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: spec.signedIn },
+      undefined,
+      page,
+    );
+    if (!result) throw new Error(`Lighthouse returned nothing for ${spec.path}`);
+    const { lhr } = result;
+    if (lhr.runtimeError) throw new Error(`${spec.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (spec.signedIn && !new URL(lhr.finalDisplayedUrl).pathname.startsWith(spec.path)) {
+      throw new Error(`${spec.path} ended at ${lhr.finalDisplayedUrl}: the session did not take`);
+    }
+    // PERF_LHR_DIR=dir keeps each run's whole report (long tasks, bootup time) to study.
+    if (process.env.PERF_LHR_DIR) {
+      const name = `${spec.path.replace(/\W+/g, '_') || 'root'}-${i + 1}.json`;
+      writeFileSync(path.join(process.env.PERF_LHR_DIR, name), JSON.stringify(lhr));
+    }
+    return { figures: figuresOf(lhr), warnings: lhr.runWarnings };
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * Lighthouse over the pages, `runs` times each, then the table of medians.
+ * @param {Bench} bench @param {string[]} pages
+ */
+async function measurePages(bench, pages) {
+  /** @type {{ path: string, runs: Figures[], raw: unknown[] }[]} */
+  const results = [];
+  for (const pagePath of pages) {
+    const spec = PAGES.find((p) => p.path === pagePath) ?? { path: pagePath, signedIn: false };
+    const entry = { path: spec.path, runs: /** @type {Figures[]} */ ([]), raw: /** @type {unknown[]} */ ([]) };
+    for (let i = 0; i < bench.runs; i++) {
+      const { figures, warnings } = await lighthouseRun(bench, spec, i);
+      entry.runs.push(figures);
+      entry.raw.push({ run: i + 1, ...figures, warnings });
+      console.log(
+        `[perf] ${spec.path} run ${i + 1}/${bench.runs}: score ${figures.score}, LCP ${Math.round(figures.lcp)} ms, TBT ${Math.round(figures.tbt)} ms, CLS ${figures.cls.toFixed(3)}`,
+      );
+    }
+    results.push(entry);
+  }
+  if (results.length > 0) {
+    console.log(`\nLighthouse ${lighthouseVersion()}, mobile, simulated throttling, median of ${bench.runs} run(s):\n`);
+    console.log(formatTable(results));
+  }
+  return results;
+}
+
+/**
+ * The first-tap scenarios, `runs` times each in a fresh browser, then their table; sets the
+ * exit code when one is answered later than its budget.
+ * @param {Bench} bench @param {typeof SCENARIOS} scenarios
+ */
+async function measureTaps(bench, scenarios) {
+  /** @type {{ name: string, runs: number[] }[]} */
+  const taps = [];
+  for (const scenario of scenarios) {
+    const entry = { name: scenario.name, runs: /** @type {number[]} */ ([]) };
+    for (let i = 0; i < bench.runs; i++) {
+      const browser = await bench.puppeteer.launch({
+        executablePath: bench.executablePath,
+        headless: true,
+        args: CHROMIUM_ARGS,
+      });
+      try {
+        entry.runs.push(await measureFirstTap(browser, bench.site, scenario));
+      } finally {
+        await browser.close();
+      }
+    }
+    console.log(`[perf] ${scenario.name}: ${entry.runs.map((ms) => Math.round(ms)).join(', ')} ms`);
+    taps.push(entry);
+  }
+  if (taps.length > 0) {
+    console.log(
+      `\nFirst action at first paint, ${PHONE.cpuSlowdown}x CPU, ${PHONE.latencyMs} ms RTT, 1.6 Mbps, ${PHONE.viewport.width} px, median of ${bench.runs}:\n`,
+    );
+    console.log(formatTapTable(taps, median));
+    if (!withinTapBudget(taps, median)) {
+      console.error(`\n[perf] a first action was answered later than ${FIRST_TAP_BUDGET_MS} ms`);
+      process.exitCode = 1;
+    }
+  }
+  return taps;
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const sitePort = Number(process.env.PERF_SITE_PORT ?? 4180);
@@ -336,89 +456,10 @@ async function main() {
     const site = `http://127.0.0.1:${sitePort}`;
     const session = await memberSession(standIn.url, ANON_KEY);
     console.log(`[perf] serving dist/ at ${site}; Lighthouse ${options.runs}× per page with ${executablePath}`);
-
-    /** @type {{ path: string, runs: Figures[], raw: unknown[] }[]} */
-    const results = [];
-    for (const pagePath of options.only === 'taps' ? [] : options.pages) {
-      const spec = PAGES.find((p) => p.path === pagePath) ?? { path: pagePath, signedIn: false };
-      const entry = { path: spec.path, runs: /** @type {Figures[]} */ ([]), raw: /** @type {unknown[]} */ ([]) };
-      for (let i = 0; i < options.runs; i++) {
-        // A fresh browser per run: nothing cached from the run before.
-        const browser = await puppeteer.launch({
-          executablePath,
-          headless: true,
-          args: CHROMIUM_ARGS,
-          defaultViewport: null,
-        });
-        try {
-          const page = await browser.newPage();
-          if (spec.signedIn) {
-            // The session goes into the site's storage first; Lighthouse must then keep it.
-            await page.goto(`${site}/favicon.svg`);
-            await page.evaluate((key, value) => globalThis.localStorage.setItem(key, value), AUTH_STORAGE_KEY, session);
-          }
-          const result = await lighthouse(
-            `${site}${spec.path}`,
-            { logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: spec.signedIn },
-            undefined,
-            page,
-          );
-          if (!result) throw new Error(`Lighthouse returned nothing for ${spec.path}`);
-          const { lhr } = result;
-          if (lhr.runtimeError) throw new Error(`${spec.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-          if (spec.signedIn && !new URL(lhr.finalDisplayedUrl).pathname.startsWith(spec.path)) {
-            throw new Error(`${spec.path} ended at ${lhr.finalDisplayedUrl}: the session did not take`);
-          }
-          // PERF_LHR_DIR=dir keeps each run's whole report (long tasks, bootup time) to study.
-          if (process.env.PERF_LHR_DIR) {
-            const name = `${spec.path.replace(/\W+/g, '_') || 'root'}-${i + 1}.json`;
-            writeFileSync(path.join(process.env.PERF_LHR_DIR, name), JSON.stringify(lhr));
-          }
-          const figures = figuresOf(lhr);
-          entry.runs.push(figures);
-          entry.raw.push({ run: i + 1, ...figures, warnings: lhr.runWarnings });
-          console.log(
-            `[perf] ${spec.path} run ${i + 1}/${options.runs}: score ${figures.score}, LCP ${Math.round(figures.lcp)} ms, TBT ${Math.round(figures.tbt)} ms, CLS ${figures.cls.toFixed(3)}`,
-          );
-        } finally {
-          await browser.close();
-        }
-      }
-      results.push(entry);
-    }
-
-    if (results.length > 0) {
-      console.log(
-        `\nLighthouse ${lighthouseVersion()}, mobile, simulated throttling, median of ${options.runs} run(s):\n`,
-      );
-      console.log(formatTable(results));
-    }
-
-    /** @type {{ name: string, runs: number[] }[]} */
-    const taps = [];
-    for (const scenario of options.only === 'lighthouse' ? [] : SCENARIOS) {
-      const entry = { name: scenario.name, runs: /** @type {number[]} */ ([]) };
-      for (let i = 0; i < options.runs; i++) {
-        const browser = await puppeteer.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
-        try {
-          entry.runs.push(await measureFirstTap(browser, site, scenario));
-        } finally {
-          await browser.close();
-        }
-      }
-      console.log(`[perf] ${scenario.name}: ${entry.runs.map((ms) => Math.round(ms)).join(', ')} ms`);
-      taps.push(entry);
-    }
-    if (taps.length > 0) {
-      console.log(
-        `\nFirst action at first paint, ${PHONE.cpuSlowdown}x CPU, ${PHONE.latencyMs} ms RTT, 1.6 Mbps, ${PHONE.viewport.width} px, median of ${options.runs}:\n`,
-      );
-      console.log(formatTapTable(taps, median));
-      if (!withinTapBudget(taps, median)) {
-        console.error(`\n[perf] a first action was answered later than ${FIRST_TAP_BUDGET_MS} ms`);
-        process.exitCode = 1;
-      }
-    }
+    /** @type {Bench} */
+    const bench = { lighthouse, puppeteer, executablePath, site, session, runs: options.runs };
+    const results = await measurePages(bench, options.only === 'taps' ? [] : options.pages);
+    const taps = await measureTaps(bench, options.only === 'lighthouse' ? [] : SCENARIOS);
     if (options.json) writeFileSync(options.json, `${JSON.stringify({ lighthouse: results, taps }, null, 2)}\n`);
   } finally {
     server?.close();

@@ -1,4 +1,4 @@
-// The Deno entry of the account function (issue 26): reads the environment and serves the
+// The Deno entry of the account function: reads the environment and serves the
 // plain handler (handler.ts). The gateway checks the caller's JWT (verify_jwt stays on); the
 // handler asks the auth server whether that session still exists before doing anything.
 // Deployed with `supabase functions deploy account` (see README).

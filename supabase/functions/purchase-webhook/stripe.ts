@@ -25,85 +25,111 @@ export type StripeLineItems = (sessionId: string) => Promise<string[]>;
 export function stripeProvider(secret: string, lineItems: StripeLineItems | null): PurchaseProvider {
   return {
     name: 'stripe',
+    verify: (rawBody, headers, now) => verifyStripeSignature(secret, rawBody, headers, now),
+    parse: (rawBody) => parseStripeEvent(rawBody, lineItems),
+  };
+}
 
-    async verify(rawBody, headers, now) {
-      const header = headers.get('stripe-signature');
-      if (!header) throw new WebhookError(401, 'Stripe-Signature is missing');
-      let timestamp = NaN;
-      const signatures: Uint8Array[] = [];
-      for (const part of header.split(',')) {
-        const eq = part.indexOf('=');
-        const key = part.slice(0, eq).trim();
-        const value = part.slice(eq + 1).trim();
-        if (key === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value);
-        if (key === 'v1') {
-          const bytes = fromHex(value);
-          if (bytes) signatures.push(bytes);
-        }
-      }
-      if (Number.isNaN(timestamp) || signatures.length === 0) {
-        throw new WebhookError(401, 'Stripe-Signature has no timestamp or no v1 signature');
-      }
-      const expected = await stripeSignature(secret, timestamp, rawBody);
-      // Every candidate is compared, so the time taken does not say which one matched.
-      let matched = false;
-      for (const signature of signatures) matched = timingSafeEqual(signature, expected) || matched;
-      if (!matched) throw new WebhookError(401, 'signature does not match');
-      if (timestamp < Math.floor(now.getTime() / 1000) - STRIPE_TOLERANCE_SECONDS) {
-        throw new WebhookError(401, 'signature timestamp is older than 5 minutes');
-      }
-    },
+/** Splits Stripe-Signature into its timestamp and the v1 signatures that are well-formed hex. */
+function readSignatureHeader(header: string): { timestamp: number; signatures: Uint8Array[] } {
+  let timestamp = NaN;
+  const signatures: Uint8Array[] = [];
+  for (const part of header.split(',')) {
+    const eq = part.indexOf('=');
+    const key = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (key === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value);
+    if (key === 'v1') {
+      const bytes = fromHex(value);
+      if (bytes) signatures.push(bytes);
+    }
+  }
+  return { timestamp, signatures };
+}
 
-    async parse(rawBody): Promise<ParsedEvent> {
-      const body = parseJsonObject(rawBody);
-      const eventId = requireId(body.id, 'event id');
-      const type = typeof body.type === 'string' ? body.type : '';
-      const data = isObject(body.data) ? body.data : null;
-      const object = data && isObject(data.object) ? data.object : null;
-      if (!object) throw new WebhookError(400, 'data.object is missing');
-      const created = typeof body.created === 'number' ? new Date(body.created * 1000) : new Date();
+async function verifyStripeSignature(
+  secret: string,
+  rawBody: Uint8Array<ArrayBuffer>,
+  headers: Headers,
+  now: Date,
+): Promise<void> {
+  const header = headers.get('stripe-signature');
+  if (!header) throw new WebhookError(401, 'Stripe-Signature is missing');
+  const { timestamp, signatures } = readSignatureHeader(header);
+  if (Number.isNaN(timestamp) || signatures.length === 0) {
+    throw new WebhookError(401, 'Stripe-Signature has no timestamp or no v1 signature');
+  }
+  const expected = await stripeSignature(secret, timestamp, rawBody);
+  // Every candidate is compared, so the time taken does not say which one matched.
+  let matched = false;
+  for (const signature of signatures) matched = timingSafeEqual(signature, expected) || matched;
+  if (!matched) throw new WebhookError(401, 'signature does not match');
+  if (timestamp < Math.floor(now.getTime() / 1000) - STRIPE_TOLERANCE_SECONDS) {
+    throw new WebhookError(401, 'signature timestamp is older than 5 minutes');
+  }
+}
 
-      if (type === 'checkout.session.completed' || type === 'checkout.session.async_payment_succeeded') {
-        // Bank debits and the like complete unpaid; their async_payment_succeeded event is the sale.
-        if (object.payment_status !== 'paid') {
-          return { kind: 'ignored', provider: 'stripe', eventId, reason: 'the session is not paid yet' };
-        }
-        const sessionId = requireId(object.id, 'session id');
-        const details = isObject(object.customer_details) ? object.customer_details : {};
-        const email = requireEmail(details.email, object.customer_email);
-        const currency = requireCurrency(object.currency);
-        const amountCents = requireMinorUnits(object.amount_total);
-        const intent = isObject(object.payment_intent) ? object.payment_intent.id : object.payment_intent;
-        const orderId = idString(intent) ?? sessionId;
-        const priceIds = await sessionPriceIds(object, sessionId, lineItems);
-        const product = highestProduct(priceIds.map(productForStripePrice));
-        if (!product) return { kind: 'ignored', provider: 'stripe', eventId, reason: 'no line item is a known price' };
-        return {
-          kind: 'sale',
-          provider: 'stripe',
-          eventId,
-          orderId,
-          email,
-          product: product.product,
-          tier: product.tier,
-          amountCents,
-          currency,
-          occurredAt: created.toISOString(),
-        };
-      }
+async function parseStripeEvent(
+  rawBody: Uint8Array<ArrayBuffer>,
+  lineItems: StripeLineItems | null,
+): Promise<ParsedEvent> {
+  const body = parseJsonObject(rawBody);
+  const eventId = requireId(body.id, 'event id');
+  const type = typeof body.type === 'string' ? body.type : '';
+  const data = isObject(body.data) ? body.data : null;
+  const object = data && isObject(data.object) ? data.object : null;
+  if (!object) throw new WebhookError(400, 'data.object is missing');
+  const created = typeof body.created === 'number' ? new Date(body.created * 1000) : new Date();
 
-      if (type === 'charge.refunded') {
-        // A partial refund (a goodwill discount) keeps the purchase: only a full refund withdraws it.
-        if (object.refunded !== true) {
-          return { kind: 'ignored', provider: 'stripe', eventId, reason: 'partial refund: the purchase stands' };
-        }
-        const intent = isObject(object.payment_intent) ? object.payment_intent.id : object.payment_intent;
-        const orderId = requireId(intent, 'payment_intent');
-        return { kind: 'refund', provider: 'stripe', eventId, orderId, occurredAt: created.toISOString() };
-      }
+  if (type === 'checkout.session.completed' || type === 'checkout.session.async_payment_succeeded') {
+    return checkoutSale(eventId, object, created, lineItems);
+  }
 
-      return { kind: 'ignored', provider: 'stripe', eventId, reason: `event type ${type || '(none)'} is not handled` };
-    },
+  if (type === 'charge.refunded') {
+    // A partial refund (a goodwill discount) keeps the purchase: only a full refund withdraws it.
+    if (object.refunded !== true) {
+      return { kind: 'ignored', provider: 'stripe', eventId, reason: 'partial refund: the purchase stands' };
+    }
+    const intent = isObject(object.payment_intent) ? object.payment_intent.id : object.payment_intent;
+    const orderId = requireId(intent, 'payment_intent');
+    return { kind: 'refund', provider: 'stripe', eventId, orderId, occurredAt: created.toISOString() };
+  }
+
+  return { kind: 'ignored', provider: 'stripe', eventId, reason: `event type ${type || '(none)'} is not handled` };
+}
+
+/** A completed Checkout Session: the sale, or ignored while unpaid or without a known price. */
+async function checkoutSale(
+  eventId: string,
+  object: Record<string, unknown>,
+  created: Date,
+  lineItems: StripeLineItems | null,
+): Promise<ParsedEvent> {
+  // Bank debits and the like complete unpaid; their async_payment_succeeded event is the sale.
+  if (object.payment_status !== 'paid') {
+    return { kind: 'ignored', provider: 'stripe', eventId, reason: 'the session is not paid yet' };
+  }
+  const sessionId = requireId(object.id, 'session id');
+  const details = isObject(object.customer_details) ? object.customer_details : {};
+  const email = requireEmail(details.email, object.customer_email);
+  const currency = requireCurrency(object.currency);
+  const amountCents = requireMinorUnits(object.amount_total);
+  const intent = isObject(object.payment_intent) ? object.payment_intent.id : object.payment_intent;
+  const orderId = idString(intent) ?? sessionId;
+  const priceIds = await sessionPriceIds(object, sessionId, lineItems);
+  const product = highestProduct(priceIds.map(productForStripePrice));
+  if (!product) return { kind: 'ignored', provider: 'stripe', eventId, reason: 'no line item is a known price' };
+  return {
+    kind: 'sale',
+    provider: 'stripe',
+    eventId,
+    orderId,
+    email,
+    product: product.product,
+    tier: product.tier,
+    amountCents,
+    currency,
+    occurredAt: created.toISOString(),
   };
 }
 

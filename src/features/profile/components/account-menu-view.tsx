@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import {
@@ -39,6 +39,136 @@ export type AccountMenuViewProps = EditProfileActions & {
 
 const couldNotLoad = "Couldn't load your profile";
 
+/** Signs out; on success says so and lets the container go home, else says why not. */
+async function signOutWithToast(onSignOut: () => Promise<void>, onSignedOut: () => void) {
+  try {
+    await onSignOut();
+    // The spec's sign-out operation: toast, then go to /.
+    toast.success('Signed out successfully');
+    onSignedOut();
+  } catch (error) {
+    toast.error('Error signing out', { description: errorMessage(error) });
+  }
+}
+
+/** A toast with a spinner while the file is prepared: the menu has closed by then. */
+function downloadWithToast(onDownloadData: () => Promise<void>) {
+  toast.promise(onDownloadData(), {
+    loading: account.download.busy,
+    success: () => ({ message: account.download.done, description: account.download.doneDescription }),
+    error: (error: unknown) => ({ message: account.download.failed, description: errorMessage(error) }),
+  });
+}
+
+type Known = Extract<ProfileState, { status: 'ready' }>;
+
+/** Who is signed in, or why that is not known yet. */
+function ProfileLabel({
+  profile,
+  known,
+  name,
+  email,
+}: {
+  profile: ProfileState;
+  known: Known | null;
+  name: string | null;
+  email: string | null;
+}) {
+  return (
+    <DropdownMenuLabel className="flex flex-col gap-0.5">
+      {profile.status === 'loading' && <span className="text-slate-700">Loading your profile...</span>}
+      {profile.status === 'error' && <span className="font-semibold text-red-800">{couldNotLoad}</span>}
+      {name && <span className="font-semibold">{name}</span>}
+      {email && <span className="truncate text-sm font-normal text-slate-700">{email}</span>}
+      {known?.refreshFailed && <span className="text-sm font-normal text-red-800">Couldn't refresh your profile</span>}
+    </DropdownMenuLabel>
+  );
+}
+
+type AccountDropdownProps = {
+  triggerRef: RefObject<HTMLButtonElement | null>;
+  profile: ProfileState;
+  known: Known | null;
+  email: string | null;
+  isStaff: boolean;
+  onRetry: () => void;
+  onEdit: () => void;
+  onDownload: () => void;
+  onSignOut: () => void;
+  onDelete: () => void;
+};
+
+/** The avatar button and the menu it opens. */
+function AccountDropdown({
+  triggerRef,
+  profile,
+  known,
+  email,
+  isStaff,
+  onRetry,
+  onEdit,
+  onDownload,
+  onSignOut,
+  onDelete,
+}: AccountDropdownProps) {
+  const initials = getInitials(known?.displayName, email);
+  const name = known ? displayNameOrPlaceholder(known.displayName) : null;
+  const failed = profile.status === 'error' || (known?.refreshFailed ?? false);
+  return (
+    // Not modal: a modal menu closing while the dialog opens can leave the page inert.
+    <DropdownMenu modal={false}>
+      <DropdownMenuTrigger
+        ref={triggerRef}
+        aria-label="Account menu"
+        className="focus-visible:outline-gold-500 relative rounded-full shadow ring-2 ring-white focus-visible:outline-2 focus-visible:outline-offset-2"
+      >
+        <Avatar
+          url={known?.avatarUrl ?? null}
+          initials={initials}
+          alt={name ? `Profile picture of ${name}` : 'Your profile picture'}
+        />
+        {/* Seen without opening the menu; the words are in the menu and the status below. */}
+        {failed && (
+          <span
+            aria-hidden="true"
+            className="absolute -top-0.5 -right-0.5 size-3 rounded-full bg-red-700 ring-2 ring-white"
+          />
+        )}
+      </DropdownMenuTrigger>
+      <DropdownMenuContent>
+        <ProfileLabel profile={profile} known={known} name={name} email={email} />
+        <DropdownMenuSeparator />
+        {failed && <DropdownMenuItem onSelect={onRetry}>Retry</DropdownMenuItem>}
+        <DropdownMenuItem asChild>
+          <Link to={paths.resources}>My Resources</Link>
+        </DropdownMenuItem>
+        {isStaff && (
+          <>
+            <DropdownMenuItem asChild>
+              <Link to={paths.adminUpload}>Upload Resources</Link>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild>
+              <Link to={paths.staffMembers}>Members</Link>
+            </DropdownMenuItem>
+          </>
+        )}
+        <DropdownMenuItem disabled={!known} onSelect={onEdit}>
+          Edit Profile
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={onDownload}>{account.menu.download}</DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to={paths.privacy}>{account.menu.privacy}</Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem onSelect={onSignOut}>Sign Out</DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={onDelete} className="text-red-800">
+          {account.menu.delete}
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
 /**
  * The profile menu: avatar button, name (or 'No name set') and e-mail, links to the user's
  * resources (and for staff, the staff pages), Edit Profile, Sign Out.
@@ -61,91 +191,21 @@ export function AccountMenuView({
   const [deleting, setDeleting] = useState(false);
   const trigger = useRef<HTMLButtonElement>(null);
   const known = profile.status === 'ready' ? profile : null;
-  const initials = getInitials(known?.displayName, email);
-  const name = known ? displayNameOrPlaceholder(known.displayName) : null;
-  const failed = profile.status === 'error' || (known?.refreshFailed ?? false);
-
-  async function handleSignOut() {
-    try {
-      await onSignOut();
-      // The spec's sign-out operation: toast, then go to /.
-      toast.success('Signed out successfully');
-      onSignedOut();
-    } catch (error) {
-      toast.error('Error signing out', { description: errorMessage(error) });
-    }
-  }
-
-  function handleDownload() {
-    // A toast with a spinner while the file is prepared: the menu has closed by then.
-    toast.promise(onDownloadData(), {
-      loading: account.download.busy,
-      success: () => ({ message: account.download.done, description: account.download.doneDescription }),
-      error: (error: unknown) => ({ message: account.download.failed, description: errorMessage(error) }),
-    });
-  }
 
   return (
     <>
-      {/* Not modal: a modal menu closing while the dialog opens can leave the page inert. */}
-      <DropdownMenu modal={false}>
-        <DropdownMenuTrigger
-          ref={trigger}
-          aria-label="Account menu"
-          className="focus-visible:outline-gold-500 relative rounded-full shadow ring-2 ring-white focus-visible:outline-2 focus-visible:outline-offset-2"
-        >
-          <Avatar
-            url={known?.avatarUrl ?? null}
-            initials={initials}
-            alt={name ? `Profile picture of ${name}` : 'Your profile picture'}
-          />
-          {/* Seen without opening the menu; the words are in the menu and the status below. */}
-          {failed && (
-            <span
-              aria-hidden="true"
-              className="absolute -top-0.5 -right-0.5 size-3 rounded-full bg-red-700 ring-2 ring-white"
-            />
-          )}
-        </DropdownMenuTrigger>
-        <DropdownMenuContent>
-          <DropdownMenuLabel className="flex flex-col gap-0.5">
-            {profile.status === 'loading' && <span className="text-slate-700">Loading your profile...</span>}
-            {profile.status === 'error' && <span className="font-semibold text-red-800">{couldNotLoad}</span>}
-            {name && <span className="font-semibold">{name}</span>}
-            {email && <span className="truncate text-sm font-normal text-slate-700">{email}</span>}
-            {known?.refreshFailed && (
-              <span className="text-sm font-normal text-red-800">Couldn't refresh your profile</span>
-            )}
-          </DropdownMenuLabel>
-          <DropdownMenuSeparator />
-          {failed && <DropdownMenuItem onSelect={onRetry}>Retry</DropdownMenuItem>}
-          <DropdownMenuItem asChild>
-            <Link to={paths.resources}>My Resources</Link>
-          </DropdownMenuItem>
-          {isStaff && (
-            <>
-              <DropdownMenuItem asChild>
-                <Link to={paths.adminUpload}>Upload Resources</Link>
-              </DropdownMenuItem>
-              <DropdownMenuItem asChild>
-                <Link to={paths.staffMembers}>Members</Link>
-              </DropdownMenuItem>
-            </>
-          )}
-          <DropdownMenuItem disabled={!known} onSelect={() => setEditing(true)}>
-            Edit Profile
-          </DropdownMenuItem>
-          <DropdownMenuItem onSelect={handleDownload}>{account.menu.download}</DropdownMenuItem>
-          <DropdownMenuItem asChild>
-            <Link to={paths.privacy}>{account.menu.privacy}</Link>
-          </DropdownMenuItem>
-          <DropdownMenuItem onSelect={() => void handleSignOut()}>Sign Out</DropdownMenuItem>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem onSelect={() => setDeleting(true)} className="text-red-800">
-            {account.menu.delete}
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
+      <AccountDropdown
+        triggerRef={trigger}
+        profile={profile}
+        known={known}
+        email={email}
+        isStaff={isStaff}
+        onRetry={onRetry}
+        onEdit={() => setEditing(true)}
+        onDownload={() => downloadWithToast(onDownloadData)}
+        onSignOut={() => void signOutWithToast(onSignOut, onSignedOut)}
+        onDelete={() => setDeleting(true)}
+      />
       {/* Outside the menu, so a screen reader hears a failed read without opening it. */}
       <p role="status" aria-live="polite" className="sr-only">
         {profile.status === 'error' ? couldNotLoad : ''}

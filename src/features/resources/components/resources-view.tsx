@@ -44,10 +44,39 @@ export function ResourcesView({
   firstSignIn = false,
   accountMenu,
 }: ResourcesViewProps) {
-  const [signingOut, setSigningOut] = useState(false);
   const pending = tier.status === 'loading';
   // undefined while the tier could not be loaded: nothing is locked, nothing is sold.
   const knownTier = tier.status === 'ready' ? tier.data : undefined;
+
+  return (
+    <div className="bg-cream flex min-h-screen flex-col">
+      <ResourcesHeader onSignOut={onSignOut} onSignedOut={onSignedOut} accountMenu={accountMenu} />
+
+      <main aria-busy={pending} className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-8 px-4 py-8 sm:px-6">
+        <Welcome tier={tier} firstSignIn={firstSignIn} />
+        <ResourceCards files={files} pending={pending} knownTier={knownTier} onFollowDownload={onFollowDownload} />
+        {showsReadyForMore(knownTier) && <ReadyForMore />}
+      </main>
+
+      <footer className="border-navy-100 border-t bg-white">
+        <p className="text-navy-800 mx-auto max-w-6xl px-4 py-6 text-center text-sm sm:px-6">
+          Need help with your resources? Email us at{' '}
+          <a className="text-navy-900 font-semibold underline" href={`mailto:${site.contactEmail}`}>
+            {site.contactEmail}
+          </a>
+        </p>
+      </footer>
+    </div>
+  );
+}
+
+/** The page's title bar: the way home, the heading, Sign Out and the account menu. */
+function ResourcesHeader({
+  onSignOut,
+  onSignedOut,
+  accountMenu,
+}: Pick<ResourcesViewProps, 'onSignOut' | 'onSignedOut' | 'accountMenu'>) {
+  const [signingOut, setSigningOut] = useState(false);
 
   async function handleSignOut() {
     if (!onSignOut) return;
@@ -63,112 +92,116 @@ export function ResourcesView({
   }
 
   return (
-    <div className="bg-cream flex min-h-screen flex-col">
-      <header className="bg-navy-900 text-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-4 sm:px-6">
-          <div className="flex min-w-0 flex-col">
-            <Link
-              to={paths.home}
-              className="text-navy-50 focus-visible:outline-gold-500 self-start text-sm font-semibold underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2"
-            >
-              <span aria-hidden="true">← </span>
-              {site.productName} home
-            </Link>
-            <h1 className="font-serif text-2xl font-bold sm:text-3xl">Subscriber Resources</h1>
-          </div>
-          <div className="flex items-center gap-3">
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => void handleSignOut()}
-              disabled={signingOut || !onSignOut}
-            >
-              {signingOut ? 'Signing out...' : 'Sign Out'}
-            </Button>
-            {accountMenu}
-          </div>
-        </div>
-      </header>
-
-      <main aria-busy={pending} className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-8 px-4 py-8 sm:px-6">
-        <section aria-labelledby="welcome-heading" className="rounded-xl bg-white p-5 shadow-sm sm:p-6">
-          <h2 id="welcome-heading" className="text-navy-900 font-serif text-2xl font-bold">
-            {firstSignIn ? 'Welcome!' : 'Welcome Back!'}
-          </h2>
-          {tier.status === 'loading' ? (
-            <p role="status" className="text-navy-800 mt-2 text-lg">
-              Loading your resources...
-            </p>
-          ) : tier.status === 'error' ? (
-            <TierProblem tier={tier} />
-          ) : (
-            <>
-              {tier.data ? (
-                <p className="text-navy-800 mt-2 text-lg">Current Tier: {tierLabel(tier.data)}</p>
-              ) : (
-                <div className="mt-4 flex flex-col gap-3 rounded-lg border border-yellow-400 bg-yellow-50 p-4 text-yellow-900 sm:flex-row sm:items-center sm:justify-between">
-                  <p>No active subscription: Purchase here to access additional resources</p>
-                  <Link to={paths.bundles} className={buttonClasses('gold', 'sm', 'shrink-0')}>
-                    Bundle Options
-                  </Link>
-                </div>
-              )}
-              {tier.refreshFailed && <TierProblem tier={tier} />}
-            </>
-          )}
-        </section>
-
-        <section aria-labelledby="resources-heading">
-          <h2 id="resources-heading" className="sr-only">
-            Your resources
-          </h2>
-          {/* Columns, not grid rows: a card with one file is not stretched to the height of
-              its neighbour with seven (cards read top to bottom, column by column). */}
-          <ul className="gap-5 sm:columns-2 lg:columns-3">
-            {resourceCards.map((card) => {
-              const cardFiles = files[card.slug];
-              return (
-                <li key={card.slug} className="mb-5 break-inside-avoid">
-                  <ResourceCardView
-                    card={card}
-                    view={pending ? 'loading' : cardView(knownTier, card.tier, cardFiles)}
-                    files={cardFiles}
-                    onFollowDownload={onFollowDownload}
-                  />
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-
-        {showsReadyForMore(knownTier) && (
-          <section
-            aria-labelledby="more-heading"
-            className="bg-navy-800 rounded-xl p-6 text-center text-white shadow-sm sm:p-8"
+    <header className="bg-navy-900 text-white">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-3 px-4 py-4 sm:px-6">
+        <div className="flex min-w-0 flex-col">
+          <Link
+            to={paths.home}
+            className="text-navy-50 focus-visible:outline-gold-500 self-start text-sm font-semibold underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2"
           >
-            <h2 id="more-heading" className="font-serif text-2xl font-bold">
-              Ready for More?
-            </h2>
-            <p className="text-navy-50 mx-auto mt-2 max-w-2xl">
-              Go further with coaching, community and the complete publishing roadmap. Every bundle includes what you
-              already have, and more.
-            </p>
-            <Link to={paths.bundles} className={buttonClasses('gold', 'md', 'mt-5')}>
-              Compare Bundles
-            </Link>
-          </section>
-        )}
-      </main>
+            <span aria-hidden="true">← </span>
+            {site.productName} home
+          </Link>
+          <h1 className="font-serif text-2xl font-bold sm:text-3xl">Subscriber Resources</h1>
+        </div>
+        <div className="flex items-center gap-3">
+          <Button variant="outline" size="sm" onClick={() => void handleSignOut()} disabled={signingOut || !onSignOut}>
+            {signingOut ? 'Signing out...' : 'Sign Out'}
+          </Button>
+          {accountMenu}
+        </div>
+      </div>
+    </header>
+  );
+}
 
-      <footer className="border-navy-100 border-t bg-white">
-        <p className="text-navy-800 mx-auto max-w-6xl px-4 py-6 text-center text-sm sm:px-6">
-          Need help with your resources? Email us at{' '}
-          <a className="text-navy-900 font-semibold underline" href={`mailto:${site.contactEmail}`}>
-            {site.contactEmail}
-          </a>
+/** The greeting and the member's tier: loading, could not load, none (with the way to buy) or held. */
+function Welcome({ tier, firstSignIn }: { tier: TierState | PendingTier; firstSignIn: boolean }) {
+  return (
+    <section aria-labelledby="welcome-heading" className="rounded-xl bg-white p-5 shadow-sm sm:p-6">
+      <h2 id="welcome-heading" className="text-navy-900 font-serif text-2xl font-bold">
+        {firstSignIn ? 'Welcome!' : 'Welcome Back!'}
+      </h2>
+      {tier.status === 'loading' ? (
+        <p role="status" className="text-navy-800 mt-2 text-lg">
+          Loading your resources...
         </p>
-      </footer>
-    </div>
+      ) : tier.status === 'error' ? (
+        <TierProblem tier={tier} />
+      ) : (
+        <>
+          {tier.data ? (
+            <p className="text-navy-800 mt-2 text-lg">Current Tier: {tierLabel(tier.data)}</p>
+          ) : (
+            <div className="mt-4 flex flex-col gap-3 rounded-lg border border-yellow-400 bg-yellow-50 p-4 text-yellow-900 sm:flex-row sm:items-center sm:justify-between">
+              <p>No active subscription: Purchase here to access additional resources</p>
+              <Link to={paths.bundles} className={buttonClasses('gold', 'sm', 'shrink-0')}>
+                Bundle Options
+              </Link>
+            </div>
+          )}
+          {tier.refreshFailed && <TierProblem tier={tier} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Every resource card, each locked, loading or open as the tier and its files say. */
+function ResourceCards({
+  files,
+  pending,
+  knownTier,
+  onFollowDownload,
+}: {
+  files: ResourcesViewProps['files'];
+  pending: boolean;
+  knownTier: Tier | null | undefined;
+  onFollowDownload: ResourcesViewProps['onFollowDownload'];
+}) {
+  return (
+    <section aria-labelledby="resources-heading">
+      <h2 id="resources-heading" className="sr-only">
+        Your resources
+      </h2>
+      {/* Columns, not grid rows: a card with one file is not stretched to the height of
+          its neighbour with seven (cards read top to bottom, column by column). */}
+      <ul className="gap-5 sm:columns-2 lg:columns-3">
+        {resourceCards.map((card) => {
+          const cardFiles = files[card.slug];
+          return (
+            <li key={card.slug} className="mb-5 break-inside-avoid">
+              <ResourceCardView
+                card={card}
+                view={pending ? 'loading' : cardView(knownTier, card.tier, cardFiles)}
+                files={cardFiles}
+                onFollowDownload={onFollowDownload}
+              />
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function ReadyForMore() {
+  return (
+    <section
+      aria-labelledby="more-heading"
+      className="bg-navy-800 rounded-xl p-6 text-center text-white shadow-sm sm:p-8"
+    >
+      <h2 id="more-heading" className="font-serif text-2xl font-bold">
+        Ready for More?
+      </h2>
+      <p className="text-navy-50 mx-auto mt-2 max-w-2xl">
+        Go further with coaching, community and the complete publishing roadmap. Every bundle includes what you already
+        have, and more.
+      </p>
+      <Link to={paths.bundles} className={buttonClasses('gold', 'md', 'mt-5')}>
+        Compare Bundles
+      </Link>
+    </section>
   );
 }
 

@@ -24,7 +24,7 @@ export type MemberDetailViewProps = {
   onClose: () => void;
   onGrant: (tier: Tier, reason: string) => Promise<void>;
   onRevoke: (reason: string) => Promise<void>;
-  /** Erases the member (issue 26): the typed e-mail and the reason; throws when refused. */
+  /** Erases the member: the typed e-mail and the reason; throws when refused. */
   onErase: (typedEmail: string, reason: string) => Promise<void>;
   /** After an erasure (the container closes the member). */
   onErased: () => void;
@@ -166,56 +166,69 @@ function MemberDetailBody({
 
       <Purchases purchases={detail.purchases} />
 
-      <section aria-labelledby="member-grants-title">
-        <h3 id="member-grants-title" className="text-navy-900 text-lg font-bold">
-          Staff grants
-        </h3>
-        {detail.grants.length === 0 ? (
-          <p className="text-navy-800 mt-1">None.</p>
-        ) : (
-          <ul className="mt-2 flex flex-col gap-2">
-            {detail.grants.map((entry) => (
-              <li key={entry.id} className="border-navy-100 rounded-lg border p-3 wrap-anywhere">
-                <p className="text-navy-900 font-semibold">
-                  {tierLabel(entry.tier)} {entry.revoked_at ? '(revoked)' : '(in force)'}
-                </p>
-                <p className="text-navy-800 text-sm">
-                  Granted by {entry.granted_by_email ?? 'a former staff member'} on {formatDateTime(entry.granted_at)}:{' '}
-                  {entry.reason}
-                </p>
-                {entry.revoked_at && (
-                  <p className="text-navy-800 text-sm">
-                    Revoked by {entry.revoked_by_email ?? 'a former staff member'} on {formatDateTime(entry.revoked_at)}
-                    {entry.revoke_reason ? `: ${entry.revoke_reason}` : ''}
-                  </p>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-
-      <section aria-labelledby="member-history-title">
-        <h3 id="member-history-title" className="text-navy-900 text-lg font-bold">
-          Tier history
-        </h3>
-        {detail.audit.length === 0 ? (
-          <p className="text-navy-800 mt-1">No tier changes yet.</p>
-        ) : (
-          <ol className="mt-2 flex flex-col gap-2">
-            {detail.audit.map((entry, index) => (
-              <li key={`${entry.changed_at}-${index}`} className="text-navy-800 text-sm wrap-anywhere">
-                <span className="font-semibold">{formatDateTime(entry.changed_at)}</span>: {tierText(entry.old_tier)} →{' '}
-                {tierText(entry.new_tier)}
-                {entry.source ? ` (${sourceLabels[entry.source] ?? entry.source})` : ''}
-                {entry.changed_by_email ? ` by ${entry.changed_by_email}` : ''}
-                {entry.reason ? `: ${entry.reason}` : ''}
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
+      <StaffGrants grants={detail.grants} />
+      <TierHistory audit={detail.audit} />
     </div>
+  );
+}
+
+/** Every staff grant the member has had, in force or revoked, with who and why. */
+function StaffGrants({ grants }: { grants: MemberDetail['grants'] }) {
+  return (
+    <section aria-labelledby="member-grants-title">
+      <h3 id="member-grants-title" className="text-navy-900 text-lg font-bold">
+        Staff grants
+      </h3>
+      {grants.length === 0 ? (
+        <p className="text-navy-800 mt-1">None.</p>
+      ) : (
+        <ul className="mt-2 flex flex-col gap-2">
+          {grants.map((entry) => (
+            <li key={entry.id} className="border-navy-100 rounded-lg border p-3 wrap-anywhere">
+              <p className="text-navy-900 font-semibold">
+                {tierLabel(entry.tier)} {entry.revoked_at ? '(revoked)' : '(in force)'}
+              </p>
+              <p className="text-navy-800 text-sm">
+                Granted by {entry.granted_by_email ?? 'a former staff member'} on {formatDateTime(entry.granted_at)}:{' '}
+                {entry.reason}
+              </p>
+              {entry.revoked_at && (
+                <p className="text-navy-800 text-sm">
+                  Revoked by {entry.revoked_by_email ?? 'a former staff member'} on {formatDateTime(entry.revoked_at)}
+                  {entry.revoke_reason ? `: ${entry.revoke_reason}` : ''}
+                </p>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Every change of the member's tier: when, from what to what, why and by whom. */
+function TierHistory({ audit }: { audit: MemberDetail['audit'] }) {
+  return (
+    <section aria-labelledby="member-history-title">
+      <h3 id="member-history-title" className="text-navy-900 text-lg font-bold">
+        Tier history
+      </h3>
+      {audit.length === 0 ? (
+        <p className="text-navy-800 mt-1">No tier changes yet.</p>
+      ) : (
+        <ol className="mt-2 flex flex-col gap-2">
+          {audit.map((entry, index) => (
+            <li key={`${entry.changed_at}-${index}`} className="text-navy-800 text-sm wrap-anywhere">
+              <span className="font-semibold">{formatDateTime(entry.changed_at)}</span>: {tierText(entry.old_tier)} →{' '}
+              {tierText(entry.new_tier)}
+              {entry.source ? ` (${sourceLabels[entry.source] ?? entry.source})` : ''}
+              {entry.changed_by_email ? ` by ${entry.changed_by_email}` : ''}
+              {entry.reason ? `: ${entry.reason}` : ''}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   );
 }
 

@@ -28,7 +28,7 @@ export type StaffMembersViewProps = {
   onChoose: (member: ChosenMember | null) => void;
   /** The chosen member's panel (the container wires its reads and writes). */
   detail?: ReactNode;
-  /** The buyers still waiting for their invitation (issue 24), shown above the list. */
+  /** The buyers still waiting for their invitation, shown above the list. */
   waiting?: ReactNode;
   /** Exports every member the search matches, all pages; throws when it cannot. */
   onExport: () => Promise<{ count: number; filename: string }>;
@@ -168,28 +168,7 @@ function Results({
 }: StaffMembersViewProps & { data: MembersPage }) {
   const { members, total } = data;
   if (members.length === 0) {
-    if (offset > 0) {
-      return (
-        <div className="flex flex-col items-start gap-3 py-6">
-          <p className="text-navy-800">This page is empty: the list has changed since it was opened.</p>
-          <Button variant="outline" onClick={() => onPageChange(0)}>
-            First page
-          </Button>
-        </div>
-      );
-    }
-    return (
-      <div className="flex flex-col items-start gap-3 py-6">
-        <p className="text-navy-900 font-semibold">
-          {search ? `No members match “${search}”.` : 'There are no members yet.'}
-        </p>
-        {search && (
-          <Button variant="outline" onClick={() => onSearch('')}>
-            Show everyone
-          </Button>
-        )}
-      </div>
-    );
+    return <NoResults search={search} offset={offset} onPageChange={onPageChange} onSearch={onSearch} />;
   }
 
   const first = offset + 1;
@@ -200,73 +179,137 @@ function Results({
         Showing {first}–{last} of {total}
         {search ? ` matching “${search}”` : ''}
       </p>
-      {/* A narrow screen scrolls the table inside its own region, never the page (`relative`: else the
-          screen-reader-only texts inside are placed against the page and widen it). */}
-      <div
-        role="region"
-        aria-labelledby="members-table-caption"
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
-        tabIndex={0}
-        className="border-navy-100 relative overflow-x-auto rounded-lg border"
-      >
-        <table className="w-full min-w-[44rem] text-left text-sm">
-          <caption id="members-table-caption" className="sr-only">
-            Members, ordered by e-mail
-          </caption>
-          <thead className="bg-navy-50 text-navy-900">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                E-mail
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Tier
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Comes from
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Purchases
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Joined
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Last sign-in
-              </th>
-              <th scope="col" className="px-3 py-2">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="text-navy-800">
-            {members.map((member) => (
-              <MemberTableRow
-                key={member.userId}
-                member={member}
-                chosen={chosen?.userId === member.userId}
-                onChoose={onChoose}
-              />
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <nav aria-label="Member pages" className="mt-3 flex flex-wrap items-center justify-between gap-3">
-        <Button
-          variant="outline"
-          size="sm"
-          disabled={offset === 0}
-          onClick={() => onPageChange(Math.max(0, offset - pageSize))}
-        >
-          Previous
-        </Button>
-        <span className="text-navy-800 text-sm">
-          Page {Math.floor(offset / pageSize) + 1} of {Math.max(1, Math.ceil(total / pageSize))}
-        </span>
-        <Button variant="outline" size="sm" disabled={last >= total} onClick={() => onPageChange(offset + pageSize)}>
-          Next
-        </Button>
-      </nav>
+      <MembersTable members={members} chosen={chosen} onChoose={onChoose} />
+      <PageNav offset={offset} pageSize={pageSize} total={total} last={last} onPageChange={onPageChange} />
     </>
+  );
+}
+
+/** An empty page: past the end of a list that shrank, no match for the search, or no members. */
+function NoResults({
+  search,
+  offset,
+  onPageChange,
+  onSearch,
+}: Pick<StaffMembersViewProps, 'search' | 'offset' | 'onPageChange' | 'onSearch'>) {
+  if (offset > 0) {
+    return (
+      <div className="flex flex-col items-start gap-3 py-6">
+        <p className="text-navy-800">This page is empty: the list has changed since it was opened.</p>
+        <Button variant="outline" onClick={() => onPageChange(0)}>
+          First page
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col items-start gap-3 py-6">
+      <p className="text-navy-900 font-semibold">
+        {search ? `No members match “${search}”.` : 'There are no members yet.'}
+      </p>
+      {search && (
+        <Button variant="outline" onClick={() => onSearch('')}>
+          Show everyone
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function MembersTable({
+  members,
+  chosen,
+  onChoose,
+}: {
+  members: MemberRow[];
+  chosen: ChosenMember | null;
+  onChoose: (member: ChosenMember | null) => void;
+}) {
+  // A narrow screen scrolls the table inside its own region, never the page (`relative`: else the
+  // screen-reader-only texts inside are placed against the page and widen it).
+  return (
+    <div
+      role="region"
+      aria-labelledby="members-table-caption"
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
+      tabIndex={0}
+      className="border-navy-100 relative overflow-x-auto rounded-lg border"
+    >
+      <table className="w-full min-w-[44rem] text-left text-sm">
+        <caption id="members-table-caption" className="sr-only">
+          Members, ordered by e-mail
+        </caption>
+        <thead className="bg-navy-50 text-navy-900">
+          <tr>
+            <th scope="col" className="px-3 py-2">
+              E-mail
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Tier
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Comes from
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Purchases
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Joined
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Last sign-in
+            </th>
+            <th scope="col" className="px-3 py-2">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="text-navy-800">
+          {members.map((member) => (
+            <MemberTableRow
+              key={member.userId}
+              member={member}
+              chosen={chosen?.userId === member.userId}
+              onChoose={onChoose}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function PageNav({
+  offset,
+  pageSize,
+  total,
+  last,
+  onPageChange,
+}: {
+  offset: number;
+  pageSize: number;
+  total: number;
+  /** The 1-based position of this page's last member in the whole result. */
+  last: number;
+  onPageChange: (offset: number) => void;
+}) {
+  return (
+    <nav aria-label="Member pages" className="mt-3 flex flex-wrap items-center justify-between gap-3">
+      <Button
+        variant="outline"
+        size="sm"
+        disabled={offset === 0}
+        onClick={() => onPageChange(Math.max(0, offset - pageSize))}
+      >
+        Previous
+      </Button>
+      <span className="text-navy-800 text-sm">
+        Page {Math.floor(offset / pageSize) + 1} of {Math.max(1, Math.ceil(total / pageSize))}
+      </span>
+      <Button variant="outline" size="sm" disabled={last >= total} onClick={() => onPageChange(offset + pageSize)}>
+        Next
+      </Button>
+    </nav>
   );
 }
 
