@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { checkBudgets, formatReport } from '../scripts/check-budgets.mjs';
+import { checkBudgets, formatReport } from '../scripts/checks/check-budgets.mjs';
 import { expect, test } from './fixtures';
 
 // Issue 9's budgets, checked on the dist/ this run's web server has just built (see

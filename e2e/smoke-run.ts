@@ -12,7 +12,7 @@ export function runSmoke(siteUrl: string): Promise<SmokeRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [path.resolve('scripts/smoke.mjs'), siteUrl],
+      [path.resolve('scripts/checks/smoke.mjs'), siteUrl],
       { timeout: 90_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from '@playwright/test';
 import { shopifyOrder, shopifyRequest } from '../supabase/functions/purchase-webhook/test-support.ts';
-import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
+import { LOCAL_FUNCTION_SECRETS } from '../packages/supabase-stand-in/functions/secrets.mjs';
 import type { Tier } from '../src/content/tiers';
 import { e2eEnv } from './env';
 

@@ -1,7 +1,7 @@
 // @ts-check
 // PGlite (Postgres in WASM) with the Supabase platform bootstrap, the real migrations and
 // the seed, plus one way to run SQL as an API caller: the local stand-in's database. The
-// database tests build the same files on PostgreSQL 17 (pg-server.mjs); the paths and
+// database tests build the same files on PostgreSQL 17 (test-servers/pg-server.mjs); the paths and
 // listMigrations() here are shared.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +15,10 @@ import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** Absolute path of supabase/migrations. */
-export const migrationsDir = path.resolve(here, '..', 'migrations');
+export const migrationsDir = path.resolve(here, '..', '..', 'supabase', 'migrations');
 /** Absolute path of supabase/seed.sql. */
-export const seedFile = path.resolve(here, '..', 'seed.sql');
-/** Absolute path of supabase/local/bootstrap.sql (platform schemas, roles, publication). */
+export const seedFile = path.resolve(here, '..', '..', 'supabase', 'seed.sql');
+/** Absolute path of the stand-in's bootstrap.sql (platform schemas, roles, publication). */
 export const bootstrapFile = path.resolve(here, 'bootstrap.sql');
 
 /** The API roles a caller may act as, as PostgREST would switch to them. */

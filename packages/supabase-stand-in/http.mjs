@@ -18,7 +18,7 @@ export class HttpError extends Error {
 }
 
 /**
- * The CORS headers Kong's cors plugin puts on every answer of `supabase start` (routes/cors.mjs
+ * The CORS headers Kong's cors plugin puts on every answer of `supabase start` (gateway/cors.mjs
  * sets hono/cors to these).
  */
 export const CORS_HEADERS = Object.freeze({

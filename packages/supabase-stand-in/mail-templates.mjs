@@ -4,7 +4,7 @@
 // Go templates rendered with the variables GoTrue passes that kind of mail. So the stand-in's
 // inbox shows what buyers will see, and a template that the hosted server could not render (a
 // syntax error, or a variable it never passes, which html/template would print as nothing) is
-// refused here and by supabase/local/tests/mail-templates.test.ts.
+// refused here and by tests/mail-templates.test.ts.
 //
 // GoTrue (github.com/supabase/auth) parses each subject and body with Go's html/template
 // (internal/mailer/templatemailer/template.go, loadEntrySubject / loadEntryBody) and executes it

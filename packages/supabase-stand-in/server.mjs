@@ -5,7 +5,7 @@
 // `supabase start`. Not a mock: every data request runs in Postgres as the caller's role
 // with the caller's JWT claims (db.mjs withClaims), so the migrations' RLS decides.
 //
-//   node supabase/local/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only]
+//   node packages/supabase-stand-in/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only]
 import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -14,24 +14,25 @@ import { getRequestListener } from '@hono/node-server';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp } from './app.mjs';
+import { createApp } from './gateway/routes.mjs';
 import { createAuthContext } from './auth/context.mjs';
 import { SITE_URL } from './auth/redirects.mjs';
 import { startLocalCron } from './cron.mjs';
 import { repoAuthConfig } from './config/auth.mjs';
 import { createDatabase, withClaims } from './db.mjs';
-import { createFunctionsService } from './functions.mjs';
+import { createFunctionsService } from './functions/service.mjs';
 import { jsonResponse } from './http.mjs';
 import { ANON_KEY, DEMO_ACCOUNTS, DEMO_PASSWORD, SERVICE_ROLE_KEY } from './keys.mjs';
 import { createRealtimeService } from './realtime/service.mjs';
 import { createRestContext } from './rest/context.mjs';
 import { SchemaCache } from './rest/schema-cache.mjs';
 import { makeSampleFile, MIME_BY_EXTENSION, sampleResourceFiles } from './sample-files.mjs';
-import { createStorageService, objectFile } from './storage.mjs';
+import { createStorageContext } from './storage/context.mjs';
+import { objectFile } from './storage/names.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Default data folder (git-ignored): PGlite files in db/, object bytes in storage/. */
-export const DEFAULT_DATA_DIR = path.resolve(here, '..', '.local-data');
+export const DEFAULT_DATA_DIR = path.resolve(here, '.data');
 const standInSql = path.join(here, 'stand-in.sql');
 
 /**
@@ -102,7 +103,7 @@ async function openData({ dataDir, reset, seedSamples, log }) {
 
 /**
  * The Node server: hono serves its requests, realtime its websocket upgrades.
- * @param {ReturnType<typeof import('./app.mjs').createApp>} app
+ * @param {ReturnType<typeof import('./gateway/routes.mjs').createApp>} app
  * @param {{ upgrade: (req: import('node:http').IncomingMessage, socket: import('node:stream').Duplex, head: Buffer, url: URL) => Promise<void> }} realtime
  */
 function createNodeServer(app, realtime) {
@@ -186,7 +187,7 @@ export async function startServer({
     ...(clock ? { clock } : {}),
   });
   const rest = createRestContext({ db, withClaims, schema });
-  const storage = createStorageService({ db, withClaims, root: storageRoot });
+  const storage = createStorageContext({ db, withClaims, root: storageRoot });
   const realtime = createRealtimeService({ db, withClaims, schema, log });
   await realtime.start();
   // Deno starts on a function's first request, so the stand-in's own start stays fast.
@@ -278,7 +279,7 @@ function parseArgs(argv) {
     else if (arg === '--cron') opts.cron = true;
     else if (arg === '--help' || arg === '-h') {
       console.log(
-        'usage: node supabase/local/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only] [--cron]',
+        'usage: node packages/supabase-stand-in/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only] [--cron]',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);

@@ -20,11 +20,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
-import { repoAuthConfig } from '../supabase/local/config/auth.mjs';
-import { runInvitationSchedule } from '../supabase/local/cron.mjs';
-import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
-import { ANON_KEY, DEMO_PASSWORD, SERVICE_ROLE_KEY } from '../supabase/local/keys.mjs';
-import { startServer } from '../supabase/local/server.mjs';
+import { repoAuthConfig } from '../../packages/supabase-stand-in/config/auth.mjs';
+import { runInvitationSchedule } from '../../packages/supabase-stand-in/cron.mjs';
+import { LOCAL_FUNCTION_SECRETS } from '../../packages/supabase-stand-in/functions/secrets.mjs';
+import { ANON_KEY, DEMO_PASSWORD, SERVICE_ROLE_KEY } from '../../packages/supabase-stand-in/keys.mjs';
+import { startServer } from '../../packages/supabase-stand-in/server.mjs';
 
 /** Shopify's patience is 5 s; the answer must come well inside it. */
 export const P99_LIMIT_MS = 2000;

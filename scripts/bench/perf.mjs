@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { findChromium, CHROMIUM_ARGS, playwrightHeadlessShell } from './browser.mjs';
+import { findChromium, CHROMIUM_ARGS, playwrightHeadlessShell } from '../dev/browser.mjs';
 import {
   FIRST_TAP_BUDGET_MS,
   formatTapTable,
@@ -32,10 +32,10 @@ import {
   SCENARIOS,
   withinTapBudget,
 } from './first-tap.mjs';
-import { headersFor, SPA_SHELL } from './security-headers.mjs';
-import { parseHeadersFile } from './vite-security-headers.mjs';
+import { headersFor, SPA_SHELL } from '../build/security-headers.mjs';
+import { parseHeadersFile } from '../build/vite-security-headers.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const distDir = path.join(root, 'dist');
 
 /** Where supabase-js keeps the session (src/config/auth-storage.ts). */
@@ -317,7 +317,7 @@ async function main() {
   const options = parseArgs(process.argv.slice(2));
   const sitePort = Number(process.env.PERF_SITE_PORT ?? 4180);
   const standInPort = Number(process.env.PERF_STANDIN_PORT ?? 54330);
-  const { ANON_KEY } = await import('../supabase/local/keys.mjs');
+  const { ANON_KEY } = await import('../../packages/supabase-stand-in/keys.mjs');
   const { default: lighthouse } = await import('lighthouse');
   const puppeteer = await import('puppeteer-core');
   const executablePath = chromiumPath();

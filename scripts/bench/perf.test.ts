@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { figuresOf, formatTable, median, pickEncoding, resolveFile, serveDist } from './perf.mjs';
 
 // A small built site: prerendered /, /bundles (as a folder) and /upgrade (as a file).
-const dist = fileURLToPath(new URL('./fixtures/budgets/lean', import.meta.url));
+const dist = fileURLToPath(new URL('../checks/fixtures/budgets/lean', import.meta.url));
 
 describe('resolveFile: what a static host answers', () => {
   it("serves prerendered pages in either form, files as they are, and the app's shell for app routes", () => {
@@ -19,7 +19,7 @@ describe('resolveFile: what a static host answers', () => {
   });
 
   it('falls back to index.html in a build without the shell', () => {
-    const noShell = fileURLToPath(new URL('./fixtures/budgets/heavy', import.meta.url));
+    const noShell = fileURLToPath(new URL('../checks/fixtures/budgets/heavy', import.meta.url));
     expect(resolveFile(noShell, '/resources')).toBe('index.html');
   });
 

@@ -7,9 +7,9 @@ import { chromium } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findChromium, launchOptions } from './browser.mjs';
+import { findChromium, launchOptions } from '../dev/browser.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cover = readFileSync(path.join(root, 'public/yes-you-can-cover.svg'), 'utf8');
 const output = path.join(root, 'public/og-image.png');
 

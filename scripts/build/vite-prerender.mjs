@@ -82,7 +82,7 @@ export function prerenderPlugin({ entry = 'src/entry-server.tsx' } = {}) {
             rollupOptions: { output: { format: 'es', entryFileNames: 'entry-server.mjs' } },
           },
         });
-        /** @type {typeof import('../src/entry-server')} */
+        /** @type {typeof import('../../src/entry-server')} */
         const server = await import(pathToFileURL(path.join(serverDir, 'entry-server.mjs')).href);
 
         const template = await readFile(path.join(outDir, 'index.html'), 'utf8');

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import ts from 'typescript';
-import { CHUNK_MAP_FILE } from './vite-chunk-map.mjs';
+import { CHUNK_MAP_FILE } from '../build/vite-chunk-map.mjs';
 
 // Kilobytes as Vite reports them (1 kB = 1000 bytes), so the budgets read like its build output.
 const KB = 1000;
@@ -182,7 +182,7 @@ export function packageOf(moduleId) {
 /**
  * The chunk files a route loads to hydrate: the entry chunk(s), the app's chunk, the route's
  * own lazy chunk, and everything they import statically.
- * @param {import('./vite-chunk-map.mjs').ChunkMap} map
+ * @param {import('../build/vite-chunk-map.mjs').ChunkMap} map
  * @param {string} routeModule
  * @returns {string[]}
  */
@@ -201,7 +201,7 @@ export function initialChunks(map, routeModule) {
 
 /**
  * The chunk files every page runs as it loads: the entry chunk(s) and their static imports.
- * @param {import('./vite-chunk-map.mjs').ChunkMap} map
+ * @param {import('../build/vite-chunk-map.mjs').ChunkMap} map
  * @returns {string[]}
  */
 export function firstLoadChunks(map) {
@@ -214,7 +214,7 @@ export function firstLoadChunks(map) {
 }
 
 /**
- * @param {import('./vite-chunk-map.mjs').ChunkMap} map
+ * @param {import('../build/vite-chunk-map.mjs').ChunkMap} map
  * @param {string[]} roots
  * @returns {string[]} the roots and every chunk they import statically, sorted
  */
@@ -300,7 +300,7 @@ export function checkBudgets({ distDir, srcDir, budgets = BUDGETS, routes = PUBL
     });
     return { failures, measurements };
   }
-  /** @type {import('./vite-chunk-map.mjs').ChunkMap} */
+  /** @type {import('../build/vite-chunk-map.mjs').ChunkMap} */
   const map = JSON.parse(readFileSync(mapFile, 'utf8'));
   const read = (/** @type {string} */ file) => readFileSync(path.join(distDir, file));
 
@@ -432,7 +432,7 @@ export function formatReport(
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   const distDir = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
   const result = checkBudgets({ distDir, srcDir: path.join(root, 'src') });
   process.stdout.write(formatReport(result));

@@ -15,7 +15,7 @@ import {
   unsizedMediaInHtml,
   unsizedMediaInJsx,
 } from './check-budgets.mjs';
-import { chunkMapOf } from './vite-chunk-map.mjs';
+import { chunkMapOf } from '../build/vite-chunk-map.mjs';
 
 const fixtures = fileURLToPath(new URL('./fixtures/budgets', import.meta.url));
 /** A build as issue 9 wants it: prerendered pages, supabase-js only behind `import()`. */

@@ -8,7 +8,7 @@ import {
   verifyLink,
   type MailpitMessage,
   type MailpitSummary,
-} from '../e2e/mailpit';
+} from '../../e2e/mailpit';
 
 // e2e/inbox.ts on a `supabase start` stack reads Mailpit. These fixtures are Mailpit's answers
 // as its source defines them (server/apiv1/messages.go MessagesSummary, internal/storage/

@@ -64,7 +64,7 @@ describe('import boundaries', () => {
     expect(
       await boundaryErrors(
         'src/app/probe.ts',
-        "import { ANON_KEY } from '../../supabase/local/keys.mjs';\nexport const probe = ANON_KEY;\n",
+        "import { ANON_KEY } from '../../packages/supabase-stand-in/keys.mjs';\nexport const probe = ANON_KEY;\n",
       ),
     ).toHaveLength(1);
   });

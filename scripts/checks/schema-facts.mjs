@@ -28,9 +28,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { TEMPLATES } from '../supabase/local/pg-server.mjs';
+import { TEMPLATES } from '../../packages/supabase-stand-in/test-servers/pg-server.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Schemas left out: PostgreSQL's own. Everything else (the platform's and ours) is compared. */
 const SYSTEM = `('pg_catalog', 'information_schema', 'pg_toast')`;
@@ -269,7 +269,7 @@ function migrationsAt(ref) {
 
 /**
  * One statement on the server's `postgres` database.
- * @param {Pick<import('../supabase/local/pg-server.mjs').Server, 'connection'>} server
+ * @param {Pick<import('../../packages/supabase-stand-in/test-servers/pg-server.mjs').Server, 'connection'>} server
  * @param {string} sql
  */
 async function admin(server, sql) {
@@ -288,10 +288,10 @@ const PLATFORM = TEMPLATES.platform;
 /**
  * Builds bootstrap.sql in the template database PLATFORM on `server` (once per server: it
  * creates the cluster's roles). The db test project's global setup builds the same one.
- * @param {Pick<import('../supabase/local/pg-server.mjs').Server, 'connection'>} server
+ * @param {Pick<import('../../packages/supabase-stand-in/test-servers/pg-server.mjs').Server, 'connection'>} server
  */
 export async function buildPlatform(server) {
-  const { bootstrapFile } = await import('../supabase/local/db.mjs');
+  const { bootstrapFile } = await import('../../packages/supabase-stand-in/db.mjs');
   await admin(server, `create database ${pg.escapeIdentifier(PLATFORM)} template template0`);
   const client = new pg.Client(server.connection(PLATFORM));
   await client.connect();
@@ -305,7 +305,7 @@ export async function buildPlatform(server) {
 /**
  * Applies `migrations` to a new database `name` cloned from the platform template (one
  * transaction, as `postgres`, as `supabase db reset` applies them) and returns its facts.
- * @param {Pick<import('../supabase/local/pg-server.mjs').Server, 'connection'>} server
+ * @param {Pick<import('../../packages/supabase-stand-in/test-servers/pg-server.mjs').Server, 'connection'>} server
  * @param {string} name
  * @param {{ name: string, sql: string }[]} migrations
  * @param {{ seed?: boolean }} [options] apply supabase/seed.sql after them too
@@ -344,7 +344,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     );
     process.exit(2);
   }
-  const { startServer } = await import('../supabase/local/pg-server.mjs'); // lazy: only the CLI starts a server
+  const { startServer } = await import('../../packages/supabase-stand-in/test-servers/pg-server.mjs'); // lazy: only the CLI starts a server
   const server = await startServer();
   try {
     const oldChain = migrationsAt(oldRef);

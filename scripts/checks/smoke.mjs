@@ -14,7 +14,7 @@
 // says how to tell it works.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HASHED_ASSETS_PREFIX, supabaseOrigins } from './security-headers.mjs';
+import { HASHED_ASSETS_PREFIX, supabaseOrigins } from '../build/security-headers.mjs';
 
 /**
  * @typedef {{ name: string, ok: boolean, detail: string }} CheckResult

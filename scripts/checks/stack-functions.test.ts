@@ -5,13 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { paths } from '../src/config/paths';
-import { readConfig } from '../supabase/functions/purchase-webhook/config.ts';
-import { createWebhookHandler } from '../supabase/functions/purchase-webhook/handler.ts';
-import type { PurchaseStore } from '../supabase/functions/purchase-webhook/types.ts';
-import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
-import { FUNCTIONS_ENV_FILE, functionEnvFile, writeFunctionEnv } from './function-env.mjs';
-import { waitForPurchaseWebhook } from './wait-for-function.mjs';
+import { paths } from '../../src/config/paths';
+import { readConfig } from '../../supabase/functions/purchase-webhook/config.ts';
+import { createWebhookHandler } from '../../supabase/functions/purchase-webhook/handler.ts';
+import type { PurchaseStore } from '../../supabase/functions/purchase-webhook/types.ts';
+import { LOCAL_FUNCTION_SECRETS } from '../../packages/supabase-stand-in/functions/secrets.mjs';
+import { FUNCTIONS_ENV_FILE, functionEnvFile, writeFunctionEnv } from '../dev/function-env.mjs';
+import { waitForPurchaseWebhook } from '../dev/wait-for-function.mjs';
 
 // The CI workflow's functions path on a `supabase start` stack (.github/workflows/supabase-stack.yml):
 // scripts/function-env.mjs writes supabase/functions/.env, the CLI gives its variables to the
@@ -88,11 +88,11 @@ describe('supabase/functions/.env for a supabase start stack (scripts/function-e
   });
 
   it('is where the CLI looks for it, and git-ignored', () => {
-    expect(path.relative(path.resolve(import.meta.dirname, '..'), FUNCTIONS_ENV_FILE)).toBe(
+    expect(path.relative(path.resolve(import.meta.dirname, '..', '..'), FUNCTIONS_ENV_FILE)).toBe(
       path.join('supabase', 'functions', '.env'),
     );
     const ignored = execFileSync('git', ['check-ignore', '--no-index', FUNCTIONS_ENV_FILE], {
-      cwd: path.resolve(import.meta.dirname, '..'),
+      cwd: path.resolve(import.meta.dirname, '..', '..'),
       encoding: 'utf8',
     });
     expect(ignored.trim()).toBe(FUNCTIONS_ENV_FILE);

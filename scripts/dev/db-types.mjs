@@ -17,9 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { generateTypescript, sortGeneratorMetadata } from '@supabase/postgrest-typegen/generation';
 import { introspect } from '@supabase/postgrest-typegen/introspection';
 import prettier from 'prettier';
-import { createDatabase } from '../supabase/local/db.mjs';
+import { createDatabase } from '../../packages/supabase-stand-in/db.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The checked-in generated file. */
 export const typesFile = path.join(root, 'src', 'types', 'database.ts');

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ENV_FILES = ['.env', '.env.local', '.env.development', '.env.development.local'];
 
 /**
@@ -45,14 +45,14 @@ async function main() {
   }
 
   // No hosted project: run the stand-in in this process, then Vite pointed at it.
-  const { startServer, describeStandIn, DEFAULT_DATA_DIR } = await import('../supabase/local/server.mjs');
-  const { ANON_KEY } = await import('../supabase/local/keys.mjs');
+  const { startServer, describeStandIn, DEFAULT_DATA_DIR } = await import('../../packages/supabase-stand-in/server.mjs');
+  const { ANON_KEY } = await import('../../packages/supabase-stand-in/keys.mjs');
   const port = Number(process.env.LOCAL_SUPABASE_PORT) || 54321;
   console.log('No VITE_SUPABASE_URL configured: starting the local Supabase stand-in…');
   const server = await startServer({ port, dataDir: DEFAULT_DATA_DIR });
   // Supabase Cron's invitation schedule, as `npm run supabase:local --cron` runs it: without it an
   // invitation held back by the e-mail budget (issue 24) would never leave the local inbox queue.
-  const { startLocalCron } = await import('../supabase/local/cron.mjs');
+  const { startLocalCron } = await import('../../packages/supabase-stand-in/cron.mjs');
   const stopCron = startLocalCron({ baseUrl: server.url, db: server.db, log: (m) => console.log(m) });
 
   const child = spawn(vite, viteArgs, {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium, launchOptions } from './browser.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PLAYWRIGHT_CLI = path.join(root, 'node_modules', '@playwright', 'test', 'cli.js');
 /** A real download takes a minute or two; a refused one fails in seconds, a black hole hangs. */
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;

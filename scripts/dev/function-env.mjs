@@ -14,9 +14,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
+import { LOCAL_FUNCTION_SECRETS } from '../../packages/supabase-stand-in/functions/secrets.mjs';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FUNCTIONS_ENV_FILE = path.join(repoRoot, 'supabase', 'functions', '.env');
 
 /**

@@ -4,13 +4,13 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tiers } from '../src/content/tiers';
-import { denoExecutable } from '../supabase/local/functions.mjs';
-import { serviceClient, startStandIn, uniqueEmail, type StandIn } from '../supabase/local/tests/helpers';
+import { tiers } from '../../src/content/tiers';
+import { denoExecutable } from '../../packages/supabase-stand-in/functions/service.mjs';
+import { serviceClient, startStandIn, uniqueEmail, type StandIn } from '../../packages/supabase-stand-in/tests/helpers';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const script = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }
 ).scripts['purchase:simulate'];
 
 let server: StandIn;

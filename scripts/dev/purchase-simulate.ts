@@ -11,17 +11,17 @@
 // SHOPIFY_WEBHOOK_SECRET / STRIPE_WEBHOOK_SECRET, else the stand-in's local ones.
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { bundles } from '../src/content/bundles.ts';
-import { purchasableProducts } from '../src/content/products.ts';
-import { site } from '../src/content/site.ts';
-import { toHex, utf8 } from '../supabase/functions/purchase-webhook/crypto.ts';
+import { bundles } from '../../src/content/bundles.ts';
+import { purchasableProducts } from '../../src/content/products.ts';
+import { site } from '../../src/content/site.ts';
+import { toHex, utf8 } from '../../supabase/functions/purchase-webhook/crypto.ts';
 import {
   SHOPIFY_SIGNATURE_HEADER,
   shopifySignatureHeader,
   STRIPE_SIGNATURE_HEADER,
   stripeSignatureHeader,
-} from '../supabase/functions/purchase-webhook/signing.ts';
-import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
+} from '../../supabase/functions/purchase-webhook/signing.ts';
+import { LOCAL_FUNCTION_SECRETS } from '../../packages/supabase-stand-in/functions/secrets.mjs';
 
 const USAGE = `usage: npm run purchase:simulate -- --email a@b.c --product ${purchasableProducts.map((p) => p.product).join('|')} [--refund] [--provider shopify|stripe] [--order ID] [--url URL]`;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_ROLE_KEY } from '../supabase/local/keys.mjs';
-import { serviceClient, startStandIn, type StandIn } from '../supabase/local/tests/helpers';
+import { SERVICE_ROLE_KEY } from '../../packages/supabase-stand-in/keys.mjs';
+import { serviceClient, startStandIn, type StandIn } from '../../packages/supabase-stand-in/tests/helpers';
 import { sampleObjects, seedSampleFiles } from './seed-sample-files.mjs';
 
 // Against a running stand-in that seeded nothing itself, so every object comes from the script.

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tiers } from '../../src/content/tiers';
-import { bootstrapFile, createDatabase, migrationsDir, seedFile, withClaims, type Claims } from '../local/db.mjs';
+import { bootstrapFile, createDatabase, migrationsDir, seedFile, withClaims, type Claims } from '../../packages/supabase-stand-in/db.mjs';
 
 type Identity = {
   current_user: string;

@@ -1,22 +1,22 @@
 // @ts-check
-// /auth/v1: the GoTrue subset, one module of auth/ per endpoint group. Every route but
-// GET /health and GET /verify needs the API key, as behind Kong; errors have GoTrue's bodies and
-// headers. The context (database, URLs, posture) is passed to each handler explicitly.
+// /auth/v1's route table, as GoTrue's (supabase/auth internal/api/api.go): the GoTrue subset, one
+// module of this folder per endpoint group. Every route but GET /health and GET /verify needs the
+// API key, as behind Kong; errors have GoTrue's bodies and headers. The context (database, URLs, posture) is passed to each handler explicitly.
 import { Hono } from 'hono';
-import { adminCreate, adminDelete, adminGet, adminList, adminUpdate } from '../auth/admin.mjs';
-import { AUTH_HEADERS, asAuthError, authError, authErrorBody, refuseNulBody, refuseNulQuery } from '../auth/errors.mjs';
-import { invite } from '../auth/invite.mjs';
-import { recover } from '../auth/recover.mjs';
-import { requireAdmin } from '../auth/sessions.mjs';
-import { health, settings } from '../auth/settings.mjs';
-import { resend, signup } from '../auth/signup.mjs';
-import { token } from '../auth/token.mjs';
-import { getUser, logout, updateUser } from '../auth/user.mjs';
-import { followLink, verify } from '../auth/verify.mjs';
+import { adminCreate, adminDelete, adminGet, adminList, adminUpdate } from './admin.mjs';
+import { AUTH_HEADERS, asAuthError, authError, authErrorBody, refuseNulBody, refuseNulQuery } from './errors.mjs';
+import { invite } from './invite.mjs';
+import { recover } from './recover.mjs';
+import { requireAdmin } from './sessions.mjs';
+import { health, settings } from './settings.mjs';
+import { resend, signup } from './signup.mjs';
+import { token } from './token.mjs';
+import { getUser, logout, updateUser } from './user.mjs';
+import { followLink, verify } from './verify.mjs';
 import { bearerToken, HttpError, jsonResponse } from '../http.mjs';
-import { getOnly, jsonReader, nodeRequest, requireApiKey, subPath, urlOf } from './gateway.mjs';
+import { getOnly, jsonReader, nodeRequest, requireApiKey, subPath, urlOf } from '../gateway/kong.mjs';
 
-/** @typedef {import('hono').Context<import('./gateway.mjs').Env>} Ctx */
+/** @typedef {import('hono').Context<import('../gateway/kong.mjs').Env>} Ctx */
 
 /**
  * A 200 with GoTrue's headers.
@@ -41,8 +41,8 @@ const query = (c, name) => urlOf(c).searchParams.get(name);
 
 /**
  * The admin user API (service role): other methods on these paths are 405.
- * @param {Hono<import('./gateway.mjs').Env>} app
- * @param {import('../auth/context.mjs').AuthContext} ctx
+ * @param {Hono<import('../gateway/kong.mjs').Env>} app
+ * @param {import('./context.mjs').AuthContext} ctx
  */
 function adminRoutes(app, ctx) {
   const adminPaths = ['/admin/users', '/admin/users/:id'];
@@ -73,8 +73,8 @@ function adminRoutes(app, ctx) {
 
 /**
  * The endpoints of a signed-in user and the e-mailed links.
- * @param {Hono<import('./gateway.mjs').Env>} app
- * @param {import('../auth/context.mjs').AuthContext} ctx
+ * @param {Hono<import('../gateway/kong.mjs').Env>} app
+ * @param {import('./context.mjs').AuthContext} ctx
  */
 function userRoutes(app, ctx) {
   app.post('/signup', async (c) => ok(await signup(ctx, await body(c), query(c, 'redirect_to'))));
@@ -103,10 +103,10 @@ function userRoutes(app, ctx) {
 }
 
 /**
- * @param {import('../auth/context.mjs').AuthContext} ctx
+ * @param {import('./context.mjs').AuthContext} ctx
  */
 export function authRoutes(ctx) {
-  /** @type {Hono<import('./gateway.mjs').Env>} */
+  /** @type {Hono<import('../gateway/kong.mjs').Env>} */
   const app = new Hono();
   app.use('*', async (c, next) => {
     const sub = subPath(c, '/auth/v1');

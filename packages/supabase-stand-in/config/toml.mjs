@@ -9,7 +9,7 @@ import { parse } from 'smol-toml';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repo's supabase/config.toml. */
-export const CONFIG_TOML = path.resolve(here, '..', '..', 'config.toml');
+export const CONFIG_TOML = path.resolve(here, '..', '..', '..', 'supabase', 'config.toml');
 
 /** @typedef {Record<string, unknown>} TomlTable */
 

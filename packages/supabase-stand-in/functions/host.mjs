@@ -1,10 +1,10 @@
 // @ts-check
-// Runs in Deno, one process per Edge Function (started by functions.mjs): imports the
+// Runs in Deno, one process per Edge Function (started by workers.mjs): imports the
 // function's index.ts, which calls Deno.serve(handler) as on Supabase, and serves that handler
 // on a free loopback port, which it reports on stdout for the stand-in to proxy to. The edge
 // runtime does the same: the function's own Deno.serve options (port, hostname) do not apply.
 //
-//   deno run … supabase/local/function-host.mjs file:///…/supabase/functions/<name>/index.ts <marker>
+//   deno run … packages/supabase-stand-in/functions/host.mjs file:///…/supabase/functions/<name>/index.ts <marker>
 // prints `<marker> <port>` once the function serves.
 
 /** @typedef {(request: Request) => Response | Promise<Response>} Handler */

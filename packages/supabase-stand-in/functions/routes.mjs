@@ -1,9 +1,10 @@
 // @ts-check
-// /functions/v1/<name>[/…]: Edge Functions in Deno (functions.mjs). Mounted after the gateway's
+// /functions/v1/<name>[/…]'s route: Edge Functions in Deno (service.mjs), as supabase/edge-runtime
+// serves them behind `supabase functions serve`. Mounted after the gateway's
 // preflight and before its CORS headers: a function's answer reaches the browser as it sent it.
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
-import { nodeRequest, subPath, urlOf } from './gateway.mjs';
+import { nodeRequest, subPath, urlOf } from '../gateway/kong.mjs';
 
 /**
  * @param {{ serve: (req: any, res: any, sub: string, url: URL) => Promise<Response | null> }} functions

@@ -4,21 +4,21 @@
 // Supabase CLI's edge runtime would: 404 "Function not found" for a name with no index.ts, the
 // JWT check unless `[functions.<name>] verify_jwt = false` in supabase/config.toml (401 with the
 // runtime's `{ msg }` bodies), and the function's environment limited to the Supabase keys and
-// the local development secrets (function-secrets.mjs). Each function gets one Deno process, started on its first
+// the local development secrets (secrets.mjs). Each function gets one Deno process, started on its first
 // request and stopped with the stand-in.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_TOML, keysOf, parseToml, tableAt } from './config/toml.mjs';
-import { LOCAL_FUNCTION_SECRETS } from './function-secrets.mjs';
-import { answer, jwtError, proxy } from './functions/proxy.mjs';
-import { closeWorkers, createWorkerPool, denoExecutable, worker, workerPids } from './functions/workers.mjs';
-import { ANON_KEY, SERVICE_ROLE_KEY } from './keys.mjs';
+import { CONFIG_TOML, keysOf, parseToml, tableAt } from '../config/toml.mjs';
+import { LOCAL_FUNCTION_SECRETS } from './secrets.mjs';
+import { answer, jwtError, proxy } from './proxy.mjs';
+import { closeWorkers, createWorkerPool, denoExecutable, worker, workerPids } from './workers.mjs';
+import { ANON_KEY, SERVICE_ROLE_KEY } from '../keys.mjs';
 
 export { denoExecutable, LOCAL_FUNCTION_SECRETS };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const FUNCTIONS_DIR = path.resolve(here, '..', 'functions');
+export const FUNCTIONS_DIR = path.resolve(here, '..', '..', '..', 'supabase', 'functions');
 
 /**
  * `verify_jwt` of each `[functions.<name>]` table in config.toml (the only key read here).
@@ -89,7 +89,7 @@ export function createFunctionsService({
       req.resume();
       return answer(404, 'Function not found');
     }
-    // No preflight reaches here: the gateway (routes/cors.mjs) answers every OPTIONS first, as
+    // No preflight reaches here: the gateway (gateway/cors.mjs) answers every OPTIONS first, as
     // Kong does, so the runtime's "no JWT check on OPTIONS" exception has nothing to do.
     if (config.get(name)?.verifyJwt ?? true) {
       const error = await jwtError(req);

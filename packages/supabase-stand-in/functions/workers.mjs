@@ -10,10 +10,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..', '..');
-const HOST_SCRIPT = path.join(here, '..', 'function-host.mjs');
+const HOST_SCRIPT = path.join(here, 'host.mjs');
 /** How long a Deno process may take to boot (it loads supabase-js); a bound, not a wait. */
 const BOOT_LIMIT_MS = 60_000;
-/** What function-host.mjs prints, with the port, once the function serves. */
+/** What host.mjs prints, with the port, once the function serves. */
 const READY_MARKER = '__local_function_ready__';
 
 /** The `deno` binary of the pinned npm package (installed by its postinstall), never one on PATH. */
@@ -66,7 +66,7 @@ function lines(stream, onLine) {
 }
 
 /**
- * Resolves with the port once function-host.mjs says the function serves; rejects when the
+ * Resolves with the port once host.mjs says the function serves; rejects when the
  * process fails, exits first, or takes longer than BOOT_LIMIT_MS. Its output goes to the log.
  * @param {WorkerPool} pool
  * @param {string} name
@@ -133,7 +133,7 @@ export function worker(pool, name) {
   const child = spawn(denoExecutable(), args, {
     cwd: repoRoot,
     env: pool.env(),
-    // stdin stays open for the child's lifetime: its end tells function-host.mjs the stand-in is gone.
+    // stdin stays open for the child's lifetime: its end tells host.mjs the stand-in is gone.
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const ready = whenReady(pool, name, child);

@@ -1,17 +1,17 @@
 // @ts-check
 // The stand-in's HTTP surface: one hono app, as Kong routes `supabase start`'s services. The
 // gateway's own answers live here (CORS, the key check through each route group, "no route",
-// 426 for realtime over plain HTTP, errors); each service is a route group in routes/.
+// 426 for realtime over plain HTTP, errors); each service's route group is its folder's routes.mjs.
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
-import { HttpError, jsonResponse } from './http.mjs';
-import { authRoutes } from './routes/auth.mjs';
-import { kongCors } from './routes/cors.mjs';
-import { functionsRoutes } from './routes/functions.mjs';
-import { getOnly, NO_ROUTE, urlOf } from './routes/gateway.mjs';
-import { inboxRoutes } from './routes/inbox.mjs';
-import { restRoutes } from './routes/rest.mjs';
-import { storageRoutes } from './routes/storage.mjs';
+import { HttpError, jsonResponse } from '../http.mjs';
+import { authRoutes } from '../auth/routes.mjs';
+import { kongCors } from './cors.mjs';
+import { functionsRoutes } from '../functions/routes.mjs';
+import { getOnly, NO_ROUTE, urlOf } from './kong.mjs';
+import { inboxRoutes } from './inbox.mjs';
+import { restRoutes } from '../rest/routes.mjs';
+import { storageRoutes } from '../storage/routes.mjs';
 
 /**
  * Each service as its route group takes it (the inbox reads the auth service's mail).
@@ -31,8 +31,8 @@ export function createApp({ auth, rest, storage, functions, log }) {
   /**
    * Only this exact path: hono's non-strict matching would take `path/` too.
    * @param {string} path
-   * @param {import('hono').Handler<import('./routes/gateway.mjs').Env>} handler
-   * @returns {import('hono').MiddlewareHandler<import('./routes/gateway.mjs').Env>}
+   * @param {import('hono').Handler<import('./kong.mjs').Env>} handler
+   * @returns {import('hono').MiddlewareHandler<import('./kong.mjs').Env>}
    */
   const exactly = (path, handler) => (c, next) => (urlOf(c).pathname === path ? handler(c, next) : next());
 

@@ -1,23 +1,24 @@
 // @ts-check
-// /rest/v1: the PostgREST subset, one module of rest/ per concern (query grammar, read, write, rpc,
+// /rest/v1's route table, as PostgREST's (src/PostgREST/App.hs): the PostgREST subset, one module
+// of this folder per concern (query grammar, read, write, rpc,
 // errors). The API key is checked as Kong does; the caller's role comes from the bearer token (else
 // the key), as PostgREST reads it. The context (database, withClaims, schema cache) is passed to
 // each handler explicitly.
 import { Hono } from 'hono';
 import { bearerToken, HttpError, jsonResponse } from '../http.mjs';
 import { JwtError, verifyJwt } from '../keys.mjs';
-import { asRestError, restError } from '../rest/errors.mjs';
-import { tableFor } from '../rest/context.mjs';
-import { select } from '../rest/read.mjs';
-import { callFunction, openApi } from '../rest/rpc.mjs';
-import { insert, remove, update } from '../rest/write.mjs';
-import { jsonReader, nodeRequest, requireApiKey, subPath, urlOf } from './gateway.mjs';
+import { asRestError, restError } from './errors.mjs';
+import { tableFor } from './context.mjs';
+import { select } from './read.mjs';
+import { callFunction, openApi } from './rpc.mjs';
+import { insert, remove, update } from './write.mjs';
+import { jsonReader, nodeRequest, requireApiKey, subPath, urlOf } from '../gateway/kong.mjs';
 
 const API_ROLES = ['anon', 'authenticated', 'service_role'];
 
 /**
  * @typedef {{ Bindings: import('@hono/node-server').HttpBindings,
- *   Variables: { claims: import('../db.mjs').Claims, url: URL, table: import('../rest/schema-cache.mjs').Table } }} RestEnv
+ *   Variables: { claims: import('../db.mjs').Claims, url: URL, table: import('./schema-cache.mjs').Table } }} RestEnv
  */
 /** @typedef {import('hono').Context<RestEnv>} Ctx */
 
@@ -61,7 +62,7 @@ export async function restClaims(req) {
 /**
  * PostgREST's answer: the text with its media type (none for an empty body) and Content-Length,
  * which a HEAD answer keeps.
- * @param {import('../rest/context.mjs').RestAnswer} out
+ * @param {import('./context.mjs').RestAnswer} out
  */
 function answer(out) {
   const text = out.text ?? '';
@@ -76,7 +77,7 @@ function answer(out) {
 }
 
 /**
- * @param {import('../rest/context.mjs').RestContext} rest
+ * @param {import('./context.mjs').RestContext} rest
  */
 export function restRoutes(rest) {
   /** @type {Hono<RestEnv>} */

@@ -1,25 +1,26 @@
 // @ts-check
-// /storage/v1: the storage-api subset, one module of storage/ per route group. Route groups in
-// the order storage-api's routes resolve: buckets, signed upload URLs, public / authenticated /
-// signed downloads, signing, list, info, copy and move, then objects by bucket and name. The
-// context (database, how to act as the caller, the data directory) is passed to each handler.
+// /storage/v1's route table, as storage-api's (supabase/storage src/http/routes/object/index.ts,
+// bucket/index.ts): the storage-api subset, one module of this folder per route group. Route
+// groups in the order storage-api's routes resolve: buckets, signed upload URLs, public /
+// authenticated / signed downloads, signing, list, info, copy and move, then objects by bucket
+// and name. The context (database, how to act as the caller, the data directory) is passed to each handler.
 import { Hono } from 'hono';
 import { bearerToken, HttpError, jsonResponse } from '../http.mjs';
 import { JwtError, verifyJwt } from '../keys.mjs';
-import { getBucket } from '../storage/buckets.mjs';
-import { asStorageError, bucketOr404 } from '../storage/context.mjs';
-import { storageError, tooLarge } from '../storage/errors.mjs';
-import { info, publicInfo } from '../storage/info.mjs';
-import { list } from '../storage/list.mjs';
-import { removeMany, removeOne } from '../storage/objects-delete.mjs';
-import { callerObject, objectResponse, publicObject, signedObject } from '../storage/objects-read.mjs';
-import { uploadRoute } from '../storage/objects-write.mjs';
-import { signMany, signOne } from '../storage/sign.mjs';
-import { copy, move } from '../storage/transfer.mjs';
-import { signUploadUrl, uploadSigned } from '../storage/upload-signed.mjs';
-import { getOnly, jsonReader, nodeRequest, requireApiKey, subPath, urlOf } from './gateway.mjs';
+import { getBucket } from './buckets.mjs';
+import { asStorageError, bucketOr404 } from './context.mjs';
+import { storageError, tooLarge } from './errors.mjs';
+import { info, publicInfo } from './info.mjs';
+import { list } from './list.mjs';
+import { removeMany, removeOne } from './objects-delete.mjs';
+import { callerObject, objectResponse, publicObject, signedObject } from './objects-read.mjs';
+import { uploadRoute } from './objects-write.mjs';
+import { signMany, signOne } from './sign.mjs';
+import { copy, move } from './transfer.mjs';
+import { signUploadUrl, uploadSigned } from './upload-signed.mjs';
+import { getOnly, jsonReader, nodeRequest, requireApiKey, subPath, urlOf } from '../gateway/kong.mjs';
 
-/** @typedef {import('../storage/context.mjs').StorageContext} StorageContext */
+/** @typedef {import('./context.mjs').StorageContext} StorageContext */
 /** @typedef {import('../db.mjs').Claims} Claims */
 /**
  * @typedef {{ Bindings: import('@hono/node-server').HttpBindings,
@@ -167,7 +168,7 @@ function bucketAndUploadSignRoutes(app, ctx) {
  * @param {StorageContext} ctx
  */
 function readAndSignRoutes(app, ctx) {
-  /** @type {(c: Ctx, bucketId: string, row: import('../storage/context.mjs').ObjectRow) => Promise<Response>} */
+  /** @type {(c: Ctx, bucketId: string, row: import('./context.mjs').ObjectRow) => Promise<Response>} */
   const download = (c, bucketId, row) => objectResponse(ctx, c.req.method, bucketId, row, urlOf(c));
   app.get('/object/public/*', async (c) => download(c, target(c, 2)[0], await publicObject(ctx, ...target(c, 2))));
   app.get('/object/authenticated/*', async (c) =>

@@ -27,10 +27,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { keysOf, repoToml } from './config/toml.mjs';
+import { keysOf, repoToml } from '../config/toml.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..', '..');
+const root = path.resolve(here, '..', '..', '..');
 const require = createRequire(import.meta.url);
 
 /** The major version hosted projects run: config.toml `[db] major_version`. */
@@ -257,7 +257,7 @@ export async function startServer() {
 
 /**
  * The template databases test databases are cloned from, each built on the one before:
- * `platform` the bootstrap (supabase/local/bootstrap.sql: roles, auth, storage, realtime),
+ * `platform` the bootstrap (the stand-in's bootstrap.sql: roles, auth, storage, realtime),
  * `schema` plus every migration, `app` plus the seed. The roles are the cluster's, created
  * once by the bootstrap.
  */
@@ -276,7 +276,7 @@ export const TEMPLATE = TEMPLATES.app;
  * @param {Pick<Server, 'connection'>} server
  */
 export async function buildTemplates(server) {
-  const { bootstrapFile, listMigrations, seedFile } = await import('./db.mjs');
+  const { bootstrapFile, listMigrations, seedFile } = await import('../db.mjs');
   /**
    * @param {string} name
    * @param {string} template

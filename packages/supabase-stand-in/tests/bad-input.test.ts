@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANON_KEY, SERVICE_ROLE_KEY, signJwt, verifyJwt } from '../keys.mjs';
-import { MAX_LOGIC_DEPTH } from '../rest.mjs';
+import { MAX_LOGIC_DEPTH } from '../rest/query.mjs';
 import { anonClient, signedIn, startStandIn, type StandIn } from './helpers';
 
 const EBOOK_ID = '00000000-0000-4000-8000-000000000001';

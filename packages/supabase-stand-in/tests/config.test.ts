@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readAuthProjectSettings } from '../config/auth.mjs';
 import { parseToml } from '../config/toml.mjs';
-import { readFunctionsConfig } from '../functions.mjs';
+import { readFunctionsConfig } from '../functions/service.mjs';
 
 describe('config.toml settings', () => {
   it('reads the mail frequency, link lifetime and password length', () => {

@@ -3,9 +3,9 @@
 // the invitation waits as pending, and the scheduled run sends it once the budget frees, once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmailBudget } from '../email-budget.mjs';
-import { LOCAL_FUNCTION_SECRETS } from '../functions.mjs';
+import { LOCAL_FUNCTION_SECRETS } from '../functions/service.mjs';
 import { ANON_KEY, SERVICE_ROLE_KEY } from '../keys.mjs';
-import { shopifyOrder, shopifyRequest } from '../../functions/purchase-webhook/test-support.ts';
+import { shopifyOrder, shopifyRequest } from '../../../supabase/functions/purchase-webhook/test-support.ts';
 import { anonClient, readInbox, serviceClient, startStandIn, uniqueEmail, type StandIn } from './helpers';
 
 const HOUR = 60 * 60 * 1000;

@@ -3,13 +3,13 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANON_KEY, SERVICE_ROLE_KEY, signJwt } from '../keys.mjs';
-import { LOCAL_FUNCTION_SECRETS, readFunctionsConfig } from '../functions.mjs';
+import { LOCAL_FUNCTION_SECRETS, readFunctionsConfig } from '../functions/service.mjs';
 import {
   shopifyOrder,
   shopifyRequest,
   stripeRequest,
   stripeSessionEvent,
-} from '../../functions/purchase-webhook/test-support.ts';
+} from '../../../supabase/functions/purchase-webhook/test-support.ts';
 import { startStandIn, type StandIn } from './helpers';
 
 const fixtures = fileURLToPath(new URL('./fixtures/functions', import.meta.url));
@@ -36,7 +36,7 @@ describe('functions config', () => {
 
   it('has the purchase webhook open (no JWT) in the real supabase/config.toml', async () => {
     const { readFileSync } = await import('node:fs');
-    const toml = readFileSync(new URL('../../config.toml', import.meta.url), 'utf8');
+    const toml = readFileSync(new URL('../../../supabase/config.toml', import.meta.url), 'utf8');
     expect(readFunctionsConfig(toml).get('purchase-webhook')).toEqual({ verifyJwt: false });
   });
 });

@@ -221,7 +221,7 @@ describe('invite', () => {
   });
 
   it('mirrors the invitation subject in supabase/config.toml, whose template has the link', () => {
-    const toml = readFileSync(new URL('../../config.toml', import.meta.url), 'utf8');
+    const toml = readFileSync(new URL('../../../supabase/config.toml', import.meta.url), 'utf8');
     const section = /^\[auth\.email\.template\.invite\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(toml)?.[1] ?? '';
     expect(/^subject\s*=\s*"([^"]*)"/m.exec(section)?.[1]).toBe(INVITE_SUBJECT);
     const contentPath = /^content_path\s*=\s*"\.\/supabase\/([^"]*)"/m.exec(section)?.[1];

@@ -6,10 +6,10 @@
 // holding their purchase, tier and files.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_FUNCTION_SECRETS } from '../functions.mjs';
+import { LOCAL_FUNCTION_SECRETS } from '../functions/service.mjs';
 import { EMAIL_MAX_FREQUENCY_SECONDS, INVITE_SUBJECT } from '../auth/mail.mjs';
 import { ANON_KEY } from '../keys.mjs';
-import { shopifyOrder, shopifyRequest } from '../../functions/purchase-webhook/test-support.ts';
+import { shopifyOrder, shopifyRequest } from '../../../supabase/functions/purchase-webhook/test-support.ts';
 import { anonClient, readInbox, serviceClient, startStandIn, uniqueEmail, type StandIn } from './helpers';
 
 let server: StandIn;

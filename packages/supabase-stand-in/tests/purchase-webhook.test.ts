@@ -2,14 +2,14 @@
 // supabase-js with the service-role key, the ledger's RPCs in Postgres, and the tier that results.
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_FUNCTION_SECRETS } from '../functions.mjs';
+import { LOCAL_FUNCTION_SECRETS } from '../functions/service.mjs';
 import { ANON_KEY } from '../keys.mjs';
 import {
   shopifyOrder,
   shopifyRequest,
   stripeRequest,
   stripeSessionEvent,
-} from '../../functions/purchase-webhook/test-support.ts';
+} from '../../../supabase/functions/purchase-webhook/test-support.ts';
 import { serviceClient, startStandIn, uniqueEmail, type StandIn } from './helpers';
 
 const shopifySecret = LOCAL_FUNCTION_SECRETS.SHOPIFY_WEBHOOK_SECRET;

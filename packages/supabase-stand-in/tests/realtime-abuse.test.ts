@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { ANON_KEY, SERVICE_ROLE_KEY } from '../keys.mjs';
-import { MAX_CHANNELS_PER_CONNECTION } from '../realtime.mjs';
+import { MAX_CHANNELS_PER_CONNECTION } from '../realtime/channel.mjs';
 import {
   rawRealtimeSocket,
   serviceClient,
