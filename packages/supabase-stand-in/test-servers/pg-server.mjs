@@ -8,18 +8,25 @@
 // The server is throw-away: a new data directory under the OS temp directory each time,
 // listening only on a Unix socket inside it (no TCP port, so parallel runs on one machine
 // cannot collide), started and stopped with pg_ctl. PostgreSQL refuses to run as root, so as
-// root it runs as `nobody`.
+// root it runs as `nobody`. `nobody` must then reach the binaries: a checkout in a folder only
+// root can enter (a `mktemp -d` folder, /root/…) hides node_modules from it, so the server runs
+// from a copy of the install in the temp folder, made once per version (serverInstall).
 import { spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   chownSync,
   copyFileSync,
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
+  renameSync,
   rmSync,
+  statSync,
   symlinkSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -80,6 +87,149 @@ function lstatExists(/** @type {string} */ file) {
   } catch {
     return false;
   }
+}
+
+/** @typedef {{ mode: number, uid: number, gid: number }} Owned */
+/** @typedef {{ uid: number, gid: number }} User */
+
+/**
+ * The permission bits that apply to `user` on one file, as the kernel picks them for a user
+ * other than root: the owner's if it owns the file, else the group's if the file is in its
+ * (primary) group, else the others'. 4 read, 2 write, 1 execute (search, on a directory).
+ * @param {Owned} file
+ * @param {User} user
+ */
+export function permissionsFor(file, user) {
+  if (file.uid === user.uid) return (file.mode >> 6) & 7;
+  if (file.gid === user.gid) return (file.mode >> 3) & 7;
+  return file.mode & 7;
+}
+
+/**
+ * Whether `user` reaches the last entry of `chain` and may use it as `need` asks (a mask of 4
+ * read, 1 execute): `chain` is `/`, each directory below it, and the target, and every
+ * directory on the way needs search permission.
+ * @param {Owned[]} chain
+ * @param {User} user
+ * @param {number} need
+ */
+export function reachableBy(chain, user, need) {
+  const target = chain.at(-1);
+  if (!target) return false;
+  return (
+    chain.slice(0, -1).every((dir) => (permissionsFor(dir, user) & 1) === 1) &&
+    (permissionsFor(target, user) & need) === need
+  );
+}
+
+/**
+ * The chain of `file` (symlinks resolved, as the kernel walks it) for reachableBy.
+ * @param {string} file
+ * @returns {Owned[]}
+ */
+export function statChain(file) {
+  const real = realpathSync(file);
+  const chain = [];
+  for (let at = real; ; at = path.dirname(at)) {
+    const { mode, uid, gid } = statSync(at);
+    chain.unshift({ mode, uid, gid });
+    if (path.dirname(at) === at) return chain;
+  }
+}
+
+/**
+ * @param {string} file
+ * @param {User} user
+ * @param {number} need
+ */
+const canReach = (file, user, need) => reachableBy(statChain(file), user, need);
+
+/**
+ * Whether `user` can run the server from this install: start its programs and read its
+ * libraries and share files (extensions, timezones).
+ * @param {{ bin: string, dir: string, extensionDir: string }} install
+ * @param {User} user
+ */
+export function installUsableBy(install, user) {
+  return (
+    ['initdb', 'pg_ctl', 'postgres'].every((name) => canReach(path.join(install.bin, name), user, 5)) &&
+    canReach(path.join(install.dir, 'native', 'lib'), user, 5) &&
+    canReach(install.extensionDir, user, 5)
+  );
+}
+
+/**
+ * Where the server's own files go (a copy of the install, each run's data directory): the
+ * first of the OS temp folder and /tmp that `user` can search.
+ * @param {User} user
+ * @param {string[]} [candidates]
+ */
+export function serverTempRoot(user, candidates = [tmpdir(), '/tmp']) {
+  const found = candidates.find((dir) => existsSync(dir) && canReach(dir, user, 1));
+  if (!found) throw new Error(`PostgreSQL runs as uid ${user.uid}, which can enter none of ${candidates.join(', ')}`);
+  return found;
+}
+
+/**
+ * Gives others read access to every file of `dir`, and execute where the owner has it (the
+ * install's programs and directories), whatever the umask it was made under.
+ * @param {string} dir
+ */
+function openToOthers(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isSymbolicLink()) continue;
+    if (entry.isDirectory()) openToOthers(full);
+    const { mode } = statSync(full);
+    chmodSync(full, mode | 0o044 | ((mode & 0o100) !== 0 ? 0o011 : 0));
+  }
+  chmodSync(dir, statSync(dir).mode | 0o055);
+}
+
+/**
+ * The install the server runs from. Its own when the server user can use it; else (root in a
+ * private checkout, the server running as `nobody`) a copy in a folder `nobody` reaches, made
+ * once per package version and owned by root so `nobody` cannot change the programs it runs.
+ * Extension files added to the install since (pgTAP, by ensurePgtap) are copied over each time.
+ * @param {{ install?: ReturnType<typeof binaries>, user?: User, asRoot?: boolean, tempRoot?: string }} [options]
+ * @returns {ReturnType<typeof binaries>}
+ */
+export function serverInstall({ install = binaries(), user = NOBODY, asRoot = isRoot(), tempRoot } = {}) {
+  if (!asRoot || installUsableBy(install, user)) return install;
+  const { version } = JSON.parse(readFileSync(path.join(install.dir, 'package.json'), 'utf8'));
+  const name = `yyc-${path.basename(install.dir)}-${version}`.replace(/[^\w.-]/g, '_');
+  const dir = path.join(tempRoot ?? serverTempRoot(user), name);
+  if (!existsSync(dir)) {
+    const staging = mkdtempSync(`${dir}.partial-`);
+    try {
+      cpSync(path.join(install.dir, 'native'), path.join(staging, 'native'), {
+        recursive: true,
+        verbatimSymlinks: true,
+      });
+      copyFileSync(path.join(install.dir, 'package.json'), path.join(staging, 'package.json'));
+      openToOthers(staging);
+      renameSync(staging, dir);
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      // Another run made the same copy first: use it.
+      if (!existsSync(dir)) throw error;
+    }
+  }
+  const owner = statSync(dir);
+  if (owner.uid !== (process.getuid?.() ?? owner.uid) || (owner.mode & 0o022) !== 0)
+    throw new Error(
+      `${dir} is not ours alone (owner uid ${owner.uid}, mode ${(owner.mode & 0o777).toString(8)}): delete it`,
+    );
+  const share = path.join(dir, 'native', 'share', 'postgresql');
+  const copy = { dir, bin: path.join(dir, 'native', 'bin'), share, extensionDir: path.join(share, 'extension') };
+  const present = new Set(readdirSync(copy.extensionDir));
+  for (const file of readdirSync(install.extensionDir).filter((f) => !present.has(f))) {
+    copyFileSync(path.join(install.extensionDir, file), path.join(copy.extensionDir, file));
+    chmodSync(path.join(copy.extensionDir, file), 0o644);
+  }
+  if (!installUsableBy(copy, user))
+    throw new Error(`PostgreSQL runs as uid ${user.uid}, which cannot use its copy of the install in ${dir}`);
+  return copy;
 }
 
 /**
@@ -200,8 +350,8 @@ export function serverAt({ socketDir, port }) {
  * @returns {Promise<Server>}
  */
 export async function startServer() {
-  const { bin } = binaries();
-  const base = mkdtempSync(path.join(tmpdir(), 'yyc-pg-'));
+  const { bin } = serverInstall();
+  const base = mkdtempSync(path.join(isRoot() ? serverTempRoot(NOBODY) : tmpdir(), 'yyc-pg-'));
   const dataDir = path.join(base, 'data');
   const port = 5432;
   if (isRoot()) chownSync(base, NOBODY.uid, NOBODY.gid);
@@ -211,7 +361,10 @@ export async function startServer() {
     stopped = true;
     process.off('exit', stop);
     if (existsSync(path.join(dataDir, 'postmaster.pid')))
-      run(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'immediate', '-w'], { asServerUser: true });
+      run(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'immediate', '-w'], {
+        asServerUser: true,
+        cwd: base,
+      });
     rmSync(base, { recursive: true, force: true });
   };
   // A run that ends without its teardown (an uncaught error, process.exit) still stops it.
@@ -220,7 +373,7 @@ export async function startServer() {
     const init = run(
       path.join(bin, 'initdb'),
       ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'],
-      { asServerUser: true },
+      { asServerUser: true, cwd: base },
     );
     if (!init.ok) throw new Error(`initdb failed: ${init.output}`);
     const options = [
@@ -237,7 +390,7 @@ export async function startServer() {
     const start = run(
       path.join(bin, 'pg_ctl'),
       ['start', '-D', dataDir, '-w', '-t', '60', '-l', path.join(base, 'server.log'), '-o', options],
-      { asServerUser: true },
+      { asServerUser: true, cwd: base },
     );
     if (!start.ok) {
       const log = existsSync(path.join(base, 'server.log')) ? readFileSync(path.join(base, 'server.log'), 'utf8') : '';
