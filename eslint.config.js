@@ -36,7 +36,14 @@ export const boundaryZones = [
 
 export default tseslint.config(
   {
-    ignores: ['dist', 'node_modules', 'coverage', 'playwright-report', 'test-results', 'packages/supabase-stand-in/.data'],
+    ignores: [
+      'dist',
+      'node_modules',
+      'coverage',
+      'playwright-report',
+      'test-results',
+      'packages/supabase-stand-in/.data',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -65,7 +72,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['supabase/**/*.{js,mjs,ts}', 'packages/**/*.{js,mjs,ts}', 'scripts/**/*.{js,mjs}', 'e2e/**/*.ts', '*.config.{js,ts}'],
+    files: [
+      'supabase/**/*.{js,mjs,ts}',
+      'packages/**/*.{js,mjs,ts}',
+      'scripts/**/*.{js,mjs}',
+      'e2e/**/*.ts',
+      '*.config.{js,ts}',
+    ],
     languageOptions: { globals: globals.node },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -45,7 +45,8 @@ async function main() {
   }
 
   // No hosted project: run the stand-in in this process, then Vite pointed at it.
-  const { startServer, describeStandIn, DEFAULT_DATA_DIR } = await import('../../packages/supabase-stand-in/server.mjs');
+  const { startServer, describeStandIn, DEFAULT_DATA_DIR } =
+    await import('../../packages/supabase-stand-in/server.mjs');
   const { ANON_KEY } = await import('../../packages/supabase-stand-in/keys.mjs');
   const port = Number(process.env.LOCAL_SUPABASE_PORT) || 54321;
   console.log('No VITE_SUPABASE_URL configured: starting the local Supabase stand-in…');

@@ -10,7 +10,9 @@ import { serviceClient, startStandIn, uniqueEmail, type StandIn } from '../../pa
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const script = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: Record<string, string>;
+  }
 ).scripts['purchase:simulate'];
 
 let server: StandIn;

@@ -13,7 +13,11 @@ import { pathToFileURL } from 'node:url';
 import { createClient } from '@supabase/supabase-js';
 import ws from 'ws';
 import { LOCAL_SUPABASE_URL, SERVICE_ROLE_KEY } from '../../packages/supabase-stand-in/keys.mjs';
-import { makeSampleFile, MIME_BY_EXTENSION, sampleResourceFiles } from '../../packages/supabase-stand-in/sample-files.mjs';
+import {
+  makeSampleFile,
+  MIME_BY_EXTENSION,
+  sampleResourceFiles,
+} from '../../packages/supabase-stand-in/sample-files.mjs';
 
 /** Every sample object: its path in the bucket, its content type and its bytes. */
 export function sampleObjects() {

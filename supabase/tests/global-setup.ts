@@ -3,7 +3,12 @@
 // databases the test files clone: bootstrap, + migrations, + seed. Provisions what a fresh
 // machine lacks (pgTAP's SQL from Debian's package) or fails saying what to install.
 import type { TestProject } from 'vitest/node';
-import { buildTemplates, ensurePgtap, hostedMajorVersion, startServer } from '../../packages/supabase-stand-in/test-servers/pg-server.mjs';
+import {
+  buildTemplates,
+  ensurePgtap,
+  hostedMajorVersion,
+  startServer,
+} from '../../packages/supabase-stand-in/test-servers/pg-server.mjs';
 
 export type PostgresInfo = { socketDir: string; port: number; version: string; pgtap: string };
 

@@ -2,7 +2,12 @@
 // e-mail addresses by itself, and passes the posture the repo's config.toml runs. The whole
 // check, against a built site, runs in e2e/smoke.spec.ts and e2e/smoke-faults.spec.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEMBER_TABLES, checkAuthSettings, checkWebhookRefusesUnsigned, parseArgs } from '../../../scripts/checks/smoke.mjs';
+import {
+  MEMBER_TABLES,
+  checkAuthSettings,
+  checkWebhookRefusesUnsigned,
+  parseArgs,
+} from '../../../scripts/checks/smoke.mjs';
 import { ANON_KEY } from '../keys.mjs';
 import { startStandIn, type StandIn } from './helpers';
 
