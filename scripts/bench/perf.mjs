@@ -4,7 +4,7 @@
 // serves dist/ the way a static host does (precompressed brotli / gzip, the production headers
 // from dist/_headers, prerendered pages, the SPA fallback), and runs Lighthouse (mobile,
 // simulated throttling: its defaults) N times per page in Chromium, signed in for /resources.
-// Prints the median of each figure per page. Then the first-tap table (scripts/first-tap.mjs):
+// Prints the median of each figure per page. Then the first-tap table (scripts/bench/first-tap.mjs):
 // on an emulated phone, the time from an action taken at first paint to its visible answer,
 // median of the same number of runs, each checked against 200 ms (exit code 1 if over).
 //
@@ -269,7 +269,7 @@ async function startStandIn(/** @type {number} */ port) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'perf-standin-'));
   const child = spawn(
     process.execPath,
-    [path.join(root, 'supabase/local/server.mjs'), '--port', String(port), '--data', dataDir, '--reset'],
+    [path.join(root, 'packages/supabase-stand-in/server.mjs'), '--port', String(port), '--data', dataDir, '--reset'],
     { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const url = `http://127.0.0.1:${port}`;

@@ -1,7 +1,7 @@
 // @ts-check
 // Renders public/yes-you-can-cover.webp, the ebook cover the pages show, from its source
 // public/yes-you-can-cover.svg. Run once after changing the SVG, and commit the WebP:
-//   node scripts/render-cover.mjs
+//   node scripts/build/render-cover.mjs
 // Drawn by Chromium at 320x480 (twice the phone size of 160 CSS px; 1.5 times the widest, 208)
 // and encoded by its canvas, so no image tool is needed beyond the browser the tests use.
 // Quality 0.6 keeps it at 8 kB: every image on `/` stays under 10 kB (e2e/a11y.spec.ts).

@@ -1,7 +1,7 @@
 // @ts-check
 // Renders public/og-image.png, the 1200x630 picture a shared link to the site shows (Open
 // Graph, Twitter card). Run once after changing the copy or the cover, and commit the PNG:
-//   node scripts/render-share-image.mjs
+//   node scripts/build/render-share-image.mjs
 // Drawn as HTML with the site's palette and the ebook cover, screenshotted in Chromium.
 import { chromium } from '@playwright/test';
 import { readFileSync } from 'node:fs';

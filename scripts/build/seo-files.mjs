@@ -1,5 +1,5 @@
 // @ts-check
-// sitemap.xml and robots.txt for the build (scripts/vite-prerender.mjs writes them into dist/).
+// sitemap.xml and robots.txt for the build (scripts/build/vite-prerender.mjs writes them into dist/).
 
 /** @param {string} value */
 function escapeXml(value) {

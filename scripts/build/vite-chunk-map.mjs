@@ -1,7 +1,7 @@
 // @ts-check
 // Vite plugin: writes dist/.vite/chunk-map.json, which modules ended up in which chunk and how
 // the chunks import each other. Vite's own manifest names chunks but not the modules inside
-// them, and the budget check (scripts/check-budgets.mjs) must tell whether supabase-js, zod,
+// them, and the budget check (scripts/checks/check-budgets.mjs) must tell whether supabase-js, zod,
 // react-query or Radix dialog/tabs sit in a public page's initial chunks.
 import path from 'node:path';
 

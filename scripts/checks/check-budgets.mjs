@@ -13,9 +13,9 @@
 // the visitor first acts (src/main.tsx). "Initial chunks" of a route: what hydrates it, the
 // first-load chunks plus the app's chunk (src/app/start.tsx) and the route's own lazy chunk
 // (src/app/routes/<name>.tsx), with their static imports; read from the module → chunk map
-// that scripts/vite-chunk-map.mjs writes at build time. Sizes are gzip level 9, as Vite
+// that scripts/build/vite-chunk-map.mjs writes at build time. Sizes are gzip level 9, as Vite
 // reports them. Runs in the test command through e2e/budgets.spec.ts, on the dist/ that the
-// end-to-end suite has just built; by hand: `npx vite build && node scripts/check-budgets.mjs`.
+// end-to-end suite has just built; by hand: `npx vite build && node scripts/checks/check-budgets.mjs`.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

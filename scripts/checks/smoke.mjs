@@ -32,7 +32,7 @@ import { HASHED_ASSETS_PREFIX, supabaseOrigins } from '../build/security-headers
 /**
  * The public pages, each with words only its own first HTML holds (the prerendered page, not
  * the empty app shell): the headings of src/app/routes' pages, as `vite build` prerenders them
- * (scripts/vite-prerender.mjs). Keep in step with the pages' copy in src/content/.
+ * (scripts/build/vite-prerender.mjs). Keep in step with the pages' copy in src/content/.
  */
 export const PUBLIC_PAGES = Object.freeze([
   { path: '/', text: 'Finish Your Book in 90 Days' },

@@ -14,8 +14,8 @@ import { FUNCTIONS_ENV_FILE, functionEnvFile, writeFunctionEnv } from '../dev/fu
 import { waitForPurchaseWebhook } from '../dev/wait-for-function.mjs';
 
 // The CI workflow's functions path on a `supabase start` stack (.github/workflows/supabase-stack.yml):
-// scripts/function-env.mjs writes supabase/functions/.env, the CLI gives its variables to the
-// function, and scripts/wait-for-function.mjs waits until the function serves with them.
+// scripts/dev/function-env.mjs writes supabase/functions/.env, the CLI gives its variables to the
+// function, and scripts/dev/wait-for-function.mjs waits until the function serves with them.
 
 /** `NAME=value` lines, as the CLI's dotenv parser reads this file's plain form. */
 function parseDotenv(text: string): Record<string, string> {
@@ -78,7 +78,7 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('supabase/functions/.env for a supabase start stack (scripts/function-env.mjs)', () => {
+describe('supabase/functions/.env for a supabase start stack (scripts/dev/function-env.mjs)', () => {
   it('holds the published development secrets and the site origin, and nothing else', () => {
     expect(parseDotenv(functionEnvFile({ siteUrl: 'http://127.0.0.1:4173/' }))).toEqual({
       ...LOCAL_FUNCTION_SECRETS,
@@ -111,7 +111,7 @@ describe('supabase/functions/.env for a supabase start stack (scripts/function-e
   });
 });
 
-describe('waiting for the purchase webhook on a stack (scripts/wait-for-function.mjs)', () => {
+describe('waiting for the purchase webhook on a stack (scripts/dev/wait-for-function.mjs)', () => {
   const fileEnv = parseDotenv(functionEnvFile({ siteUrl: 'http://127.0.0.1:4173' }));
 
   it("with the file's variables, the function boots and refuses an unsigned delivery for both providers: served", async () => {

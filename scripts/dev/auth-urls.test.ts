@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ADDITIONAL_REDIRECT_URLS, SITE_URL } from './auth-urls.mjs';
 
-describe('supabase/auth-urls.mjs', () => {
+describe('scripts/dev/auth-urls.mjs', () => {
   it('says what supabase/config.toml [auth] site_url and additional_redirect_urls say', () => {
     const toml = readFileSync(new URL('../../supabase/config.toml', import.meta.url), 'utf8');
     const section = /^\[auth\]\s*$([\s\S]*?)(?=^\[)/m.exec(toml)?.[1] ?? '';

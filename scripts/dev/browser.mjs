@@ -1,6 +1,6 @@
 // @ts-check
 // Which Chromium the end-to-end tests drive. One resolver, used by playwright.config.ts (to
-// launch it) and by scripts/ensure-browser.mjs (to check it starts, or install one first),
+// launch it) and by scripts/dev/ensure-browser.mjs (to check it starts, or install one first),
 // so the two cannot disagree.
 import { accessSync, constants, openSync, readSync, closeSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -86,7 +86,7 @@ export function liveFacts() {
 /**
  * The Chrome Headless Shell Playwright launches for headless Chromium with no executablePath.
  * Its public `chromium.executablePath()` names the full browser instead, so ask its registry
- * (scripts/browser.test.ts checks this still works after a Playwright upgrade).
+ * (scripts/dev/browser.test.ts checks this still works after a Playwright upgrade).
  */
 export function playwrightHeadlessShell() {
   try {

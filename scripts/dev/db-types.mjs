@@ -6,7 +6,7 @@
 // @supabase/postgrest-typegen: introspect, then generateTypescript). Where the Supabase CLI
 // runs, `supabase gen types typescript --local --schema public` gives the same types.
 //
-// The database is PGlite with supabase/local/bootstrap.sql and every migration applied (the
+// The database is PGlite with packages/supabase-stand-in/bootstrap.sql and every migration applied (the
 // factory the database tests and the local stand-in use). The introspector takes any driver
 // with query(sql) => { rows }, so it reads PGlite directly: no Postgres server, no socket.
 // The result is formatted with the repo's Prettier config, so `npm run format:check` passes

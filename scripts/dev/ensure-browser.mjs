@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 // Part of `npm test`, before `playwright test`: make sure the Chromium that
-// playwright.config.ts will launch (scripts/browser.mjs decides) exists and starts, installing
+// playwright.config.ts will launch (scripts/dev/browser.mjs decides) exists and starts, installing
 // one if the machine has none. Order: CHROMIUM_PATH, Playwright's installed browser, a Chrome
 // or Chromium on the machine, `npx playwright install chromium`, and, as root on Debian,
 // `apt-get install chromium`. Anything else ends in one line saying what to run.

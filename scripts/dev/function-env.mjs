@@ -3,11 +3,11 @@
 // Edge Function the variables in that file (its fallback env file when no --env-file is named,
 // read by both `supabase start` and `supabase functions serve`), on top of the SUPABASE_URL and
 // keys it injects itself. The values are the published development ones the local stand-in uses
-// (supabase/local/function-secrets.mjs) plus SITE_URL, the site the invitations lead back to.
+// (packages/supabase-stand-in/functions/secrets.mjs) plus SITE_URL, the site the invitations lead back to.
 // Git-ignored (`.env`); `supabase secrets set` never reads it unless named with --env-file, so
 // none of this reaches a hosted project.
 //
-//   node scripts/function-env.mjs --site-url http://127.0.0.1:4173 [--out <file>] [--force]
+//   node scripts/dev/function-env.mjs --site-url http://127.0.0.1:4173 [--out <file>] [--force]
 //
 // An existing file with other content is left alone unless --force (it may hold a developer's own).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ export function functionEnvFile({ siteUrl }) {
     return `${name}=${value}`;
   });
   return [
-    '# Written by scripts/function-env.mjs: published development values, for a local `supabase start`.',
+    '# Written by scripts/dev/function-env.mjs: published development values, for a local `supabase start`.',
     ...lines,
     '',
   ].join('\n');

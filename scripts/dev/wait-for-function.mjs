@@ -7,7 +7,7 @@
 // which proves the function booted and that provider's secret reached it. A 404 "provider … is
 // not enabled" is a definite answer: the secret is missing, so it fails at once.
 //
-//   SUPABASE_URL=http://127.0.0.1:54321 node scripts/wait-for-function.mjs [--limit-seconds 180]
+//   SUPABASE_URL=http://127.0.0.1:54321 node scripts/dev/wait-for-function.mjs [--limit-seconds 180]
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 

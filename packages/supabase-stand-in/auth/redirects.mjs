@@ -1,7 +1,7 @@
 // @ts-check
 // Where an auth link may send the browser (GoTrue's internal/utilities/request.go,
 // GetReferrer, and internal/api/verify.go's redirect checks). The site URL and the allow-list
-// are supabase/auth-urls.mjs's, the one module the site, the e2e suite and the stand-in read
+// are scripts/dev/auth-urls.mjs's, the one module the site, the e2e suite and the stand-in read
 // (it says what supabase/config.toml [auth] says, which its own test checks).
 import { ADDITIONAL_REDIRECT_URLS, SITE_URL } from '../../../scripts/dev/auth-urls.mjs';
 

@@ -70,7 +70,7 @@ export function repoAuthConfig() {
  * The settings that are fixed for a project rather than a posture a test may change: how often
  * one address may be mailed, how long a link or code lives, the shortest password. One
  * definition, config.toml; the stand-in reads them here. (The site URL and redirect allow-list
- * are supabase/auth-urls.mjs's.)
+ * are scripts/dev/auth-urls.mjs's.)
  * @typedef {{
  *   emailMaxFrequencySeconds: number,
  *   otpExpirySeconds: number,

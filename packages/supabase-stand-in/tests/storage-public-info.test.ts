@@ -1,7 +1,7 @@
 // GET /storage/v1/object/info/public/:bucket/* as hosted Storage answers it
 // (storage src/http/routes/object/getObjectInfo.ts, a public route: never authenticated): a
 // bucket that is missing or not public is NoSuchBucket, a public one looks the object up. The
-// smoke check (scripts/smoke.mjs) tells a private bucket from a public one by it.
+// smoke check (scripts/checks/smoke.mjs) tells a private bucket from a public one by it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANON_KEY } from '../keys.mjs';
 import { startStandIn, type StandIn } from './helpers';
