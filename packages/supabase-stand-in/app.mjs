@@ -4,14 +4,14 @@
 // 426 for realtime over plain HTTP, errors); each service's route group is its folder's routes.mjs.
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
-import { HttpError, jsonResponse } from '../http.mjs';
-import { authRoutes } from '../auth/routes.mjs';
-import { kongCors } from './cors.mjs';
-import { functionsRoutes } from '../functions/routes.mjs';
-import { getOnly, NO_ROUTE, urlOf } from './kong.mjs';
-import { inboxRoutes } from './inbox.mjs';
-import { restRoutes } from '../rest/routes.mjs';
-import { storageRoutes } from '../storage/routes.mjs';
+import { HttpError, jsonResponse } from './http.mjs';
+import { authRoutes } from './auth/routes.mjs';
+import { kongCors } from './gateway/cors.mjs';
+import { functionsRoutes } from './functions/routes.mjs';
+import { getOnly, NO_ROUTE, urlOf } from './gateway/kong.mjs';
+import { inboxRoutes } from './inbox/routes.mjs';
+import { restRoutes } from './rest/routes.mjs';
+import { storageRoutes } from './storage/routes.mjs';
 
 /**
  * Each service as its route group takes it (the inbox reads the auth service's mail).
@@ -31,8 +31,8 @@ export function createApp({ auth, rest, storage, functions, log }) {
   /**
    * Only this exact path: hono's non-strict matching would take `path/` too.
    * @param {string} path
-   * @param {import('hono').Handler<import('./kong.mjs').Env>} handler
-   * @returns {import('hono').MiddlewareHandler<import('./kong.mjs').Env>}
+   * @param {import('hono').Handler<import('./gateway/kong.mjs').Env>} handler
+   * @returns {import('hono').MiddlewareHandler<import('./gateway/kong.mjs').Env>}
    */
   const exactly = (path, handler) => (c, next) => (urlOf(c).pathname === path ? handler(c, next) : next());
 

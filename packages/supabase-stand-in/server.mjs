@@ -14,7 +14,7 @@ import { getRequestListener } from '@hono/node-server';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createApp } from './gateway/routes.mjs';
+import { createApp } from './app.mjs';
 import { createAuthContext } from './auth/context.mjs';
 import { SITE_URL } from './auth/redirects.mjs';
 import { startLocalCron } from './cron.mjs';
@@ -103,7 +103,7 @@ async function openData({ dataDir, reset, seedSamples, log }) {
 
 /**
  * The Node server: hono serves its requests, realtime its websocket upgrades.
- * @param {ReturnType<typeof import('./gateway/routes.mjs').createApp>} app
+ * @param {ReturnType<typeof import('./app.mjs').createApp>} app
  * @param {{ upgrade: (req: import('node:http').IncomingMessage, socket: import('node:stream').Duplex, head: Buffer, url: URL) => Promise<void> }} realtime
  */
 function createNodeServer(app, realtime) {

@@ -4,7 +4,7 @@
 import { Hono } from 'hono';
 import { inbox } from '../auth/mail.mjs';
 import { ANON_KEY, SERVICE_ROLE_KEY } from '../keys.mjs';
-import { urlOf } from './kong.mjs';
+import { urlOf } from '../gateway/kong.mjs';
 
 /**
  * Serves only `/inbox` itself (hono would match `/inbox/` too) and not HEAD: anything else goes on
