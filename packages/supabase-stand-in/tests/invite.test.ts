@@ -226,6 +226,8 @@ describe('invite', () => {
     expect(/^subject\s*=\s*"([^"]*)"/m.exec(section)?.[1]).toBe(INVITE_SUBJECT);
     const contentPath = /^content_path\s*=\s*"\.\/supabase\/([^"]*)"/m.exec(section)?.[1];
     expect(contentPath).toBeDefined();
-    expect(readFileSync(new URL(`../../${contentPath}`, import.meta.url), 'utf8')).toContain('{{ .ConfirmationURL }}');
+    expect(readFileSync(new URL(`../../../supabase/${contentPath}`, import.meta.url), 'utf8')).toContain(
+      '{{ .ConfirmationURL }}',
+    );
   });
 });
