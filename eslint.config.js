@@ -15,7 +15,7 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
  * Imports flow one way: shared code (components, config, content, lib, types, testing) →
  * features → app. A feature may use another feature only through its public entry
  * (`src/features/<name>/index.ts`), never its internals. The zones are bulletproof-react's,
- * with import-x's `no-restricted-paths`; `scripts/lint-boundaries.test.ts` proves the linter
+ * with import-x's `no-restricted-paths`; `scripts/checks/lint-boundaries.test.ts` proves the linter
  * refuses a probe import of each kind.
  */
 export const boundaryZones = [
@@ -38,12 +38,19 @@ export const boundaryZones = [
     from: ['./src/features', './src/app'],
     message: 'The boot code before the app does not depend on features or the app.',
   },
-  { target: './src', from: './supabase/local', message: 'The app never imports the local stand-in.' },
+  { target: './src', from: './packages/supabase-stand-in', message: 'The app never imports the local stand-in.' },
 ];
 
 export default tseslint.config(
   {
-    ignores: ['dist', 'node_modules', 'coverage', 'playwright-report', 'test-results', 'supabase/.local-data'],
+    ignores: [
+      'dist',
+      'node_modules',
+      'coverage',
+      'playwright-report',
+      'test-results',
+      'packages/supabase-stand-in/.data',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -72,7 +79,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['supabase/**/*.{js,mjs,ts}', 'scripts/**/*.{js,mjs}', 'e2e/**/*.ts', '*.config.{js,ts}'],
+    files: [
+      'supabase/**/*.{js,mjs,ts}',
+      'packages/**/*.{js,mjs,ts}',
+      'scripts/**/*.{js,mjs}',
+      'e2e/**/*.ts',
+      '*.config.{js,ts}',
+    ],
     languageOptions: { globals: globals.node },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

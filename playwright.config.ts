@@ -1,12 +1,12 @@
 import { defineConfig, devices } from '@playwright/test';
 import { e2eEnv } from './e2e/env';
-import { findChromium, launchOptions } from './scripts/browser.mjs';
-import { LOCAL_HOST, PREVIEW_PORT } from './supabase/auth-urls.mjs';
+import { findChromium, launchOptions } from './scripts/dev/browser.mjs';
+import { LOCAL_HOST, PREVIEW_PORT } from './scripts/dev/auth-urls.mjs';
 
 /**
  * End-to-end tests: the built site (vite build + preview) against the local Supabase
  * stand-in, in Chromium: CHROMIUM_PATH, else Playwright's own, else the machine's
- * (scripts/browser.mjs; `npm test` runs scripts/ensure-browser.mjs first, which installs one
+ * (scripts/dev/browser.mjs; `npm test` runs scripts/dev/ensure-browser.mjs first, which installs one
  * if there is none). Set SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY to run
  * the same suite against a `supabase start` stack instead.
  */
@@ -16,7 +16,7 @@ const sitePort = Number(process.env.E2E_SITE_PORT ?? PREVIEW_PORT);
 const siteUrl = `http://${LOCAL_HOST}:${sitePort}`;
 
 const standIn = {
-  command: `node supabase/local/server.mjs --port ${e2eEnv.standInPort} --data supabase/.local-data/e2e --reset`,
+  command: `node packages/supabase-stand-in/server.mjs --port ${e2eEnv.standInPort} --data packages/supabase-stand-in/.data/e2e --reset`,
   url: `${e2eEnv.supabaseUrl}/auth/v1/health`,
   reuseExistingServer: false,
   timeout: 120_000,

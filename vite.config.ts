@@ -2,12 +2,12 @@ import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
-import { prerenderPlugin } from './scripts/vite-prerender.mjs';
-import { securityHeadersPlugin } from './scripts/vite-security-headers.mjs';
-import { chunkMapPlugin } from './scripts/vite-chunk-map.mjs';
+import { prerenderPlugin } from './scripts/build/vite-prerender.mjs';
+import { securityHeadersPlugin } from './scripts/build/vite-security-headers.mjs';
+import { chunkMapPlugin } from './scripts/build/vite-chunk-map.mjs';
 import { earlyInputPlugin, earlyInputScript, scriptHash } from './src/boot/early-input.mjs';
 import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './src/boot/needs-app.ts';
-import { DEV_PORT, LOCAL_HOST, PREVIEW_PORT } from './supabase/auth-urls.mjs';
+import { DEV_PORT, LOCAL_HOST, PREVIEW_PORT } from './scripts/dev/auth-urls.mjs';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 /** Holds a visitor's first taps until the boot script runs: inline in every page, allowed by its hash. */
@@ -42,7 +42,7 @@ export default defineConfig(({ mode }) => ({
     chunkMapPlugin(),
   ],
   resolve: { alias: [{ find: '@', replacement: src }, ...reactRouterBuild(mode)] },
-  // The addresses supabase/config.toml allows auth links back to (supabase/auth-urls.mjs).
+  // The addresses supabase/config.toml allows auth links back to (scripts/dev/auth-urls.mjs).
   server: { host: LOCAL_HOST, port: DEV_PORT },
   preview: { host: LOCAL_HOST, port: PREVIEW_PORT },
   build: {
@@ -87,7 +87,7 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'tooling',
           environment: 'node',
-          include: ['scripts/**/*.test.ts', 'supabase/*.test.ts'],
+          include: ['scripts/**/*.test.ts'],
           testTimeout: 60_000,
         },
       },
@@ -104,7 +104,7 @@ export default defineConfig(({ mode }) => ({
         test: {
           name: 'local',
           environment: 'node',
-          include: ['supabase/local/**/*.test.ts'],
+          include: ['packages/supabase-stand-in/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { checkBudgets, formatReport } from '../scripts/check-budgets.mjs';
+import { checkBudgets, formatReport } from '../scripts/checks/check-budgets.mjs';
 import { expect, test } from './fixtures';
 
 // The bundle budgets, checked on the dist/ this run's web server has just built (see
 // playwright.config.ts), so the README's test command fails when a public page outgrows them.
-// One test per kind of check; each lists every failure by name (scripts/check-budgets.mjs).
+// One test per kind of check; each lists every failure by name (scripts/checks/check-budgets.mjs).
 
 const distDir = fileURLToPath(new URL('../dist', import.meta.url));
 const srcDir = fileURLToPath(new URL('../src', import.meta.url));

@@ -1,4 +1,4 @@
-import { ANON_KEY, SERVICE_ROLE_KEY } from '../supabase/local/keys.mjs';
+import { ANON_KEY, SERVICE_ROLE_KEY } from '../packages/supabase-stand-in/keys.mjs';
 
 /**
  * Where the e2e suite finds Supabase: a real stack when SUPABASE_URL and keys are set,

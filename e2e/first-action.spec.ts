@@ -5,7 +5,7 @@ import { expect, holdTheApp, test, waitForHydration } from './fixtures';
 
 // A first-time visitor's prerendered page is complete without the app, so it loads only a
 // small boot script; the app (React, the router, the page's components) loads when the
-// visitor first acts on the page (src/main.tsx; see docs/decisions/042-hydrate-on-intent.md).
+// visitor first acts on the page (src/boot/main.ts; see docs/decisions/042-hydrate-on-intent.md).
 // Whatever they did before it took over is not lost.
 
 for (const path of ['/', '/bundles', '/upgrade', '/auth']) {

@@ -98,7 +98,7 @@ export { expect };
  * Waits until a prerendered page has hydrated: the app re-applies its head tags after the
  * inlined CSS once React runs. Before that the page is HTML only (tabs do not switch, typing
  * is not yet in React's state), so a test that interacts right after `goto` waits here.
- * A first-time visitor's page starts the app on their first action (src/main.tsx), so this
+ * A first-time visitor's page starts the app on their first action (src/boot/main.ts), so this
  * acts first, with a key press that changes nothing on the page; `{ act: false }` waits for
  * a page that starts by itself (a stored session, a link from an auth e-mail).
  */

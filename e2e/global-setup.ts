@@ -1,4 +1,4 @@
-import { seedSampleFiles } from '../scripts/seed-sample-files.mjs';
+import { seedSampleFiles } from '../scripts/dev/seed-sample-files.mjs';
 import { e2eEnv } from './env';
 
 /**

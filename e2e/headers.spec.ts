@@ -4,7 +4,7 @@ import { site } from '../src/content/site';
 import { admin, expect, signInAs, test } from './fixtures';
 import { downloadLinkName } from './files';
 
-// The preview server sends exactly the headers in dist/_headers (scripts/vite-security-headers.mjs),
+// The preview server sends exactly the headers in dist/_headers (scripts/build/vite-security-headers.mjs),
 // so these are the headers the static hosts will send.
 
 // A 1×1 transparent PNG.

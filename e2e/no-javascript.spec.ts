@@ -7,7 +7,7 @@ import { site } from '../src/content/site';
 import { e2eEnv } from './env';
 import { expect, signInAs, test, waitForHydration } from './fixtures';
 
-// The public pages are prerendered by the build (scripts/vite-prerender.mjs): readable, with
+// The public pages are prerendered by the build (scripts/build/vite-prerender.mjs): readable, with
 // working links, before (and without) any script; then hydrated without a complaint.
 
 const origin = siteOrigin(process.env.VITE_SITE_URL);

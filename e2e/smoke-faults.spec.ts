@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { preview, type PreviewServer } from 'vite';
-import { startServer } from '../supabase/local/server.mjs';
+import { startServer } from '../packages/supabase-stand-in/server.mjs';
 import { e2eEnv } from './env';
 import { runSmoke, type SmokeRun } from './smoke-run';
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { CHECKS } from '../scripts/smoke.mjs';
+import { CHECKS } from '../scripts/checks/smoke.mjs';
 import { e2eEnv } from './env';
 import { runSmoke } from './smoke-run';
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from '@playwright/test';
 import { shopifyOrder, shopifyRequest } from '../supabase/functions/purchase-webhook/test-support.ts';
-import { LOCAL_FUNCTION_SECRETS } from '../supabase/local/function-secrets.mjs';
+import { LOCAL_FUNCTION_SECRETS } from '../packages/supabase-stand-in/functions/secrets.mjs';
 import type { Tier } from '../src/content/tiers';
 import { e2eEnv } from './env';
 
 // The published development secret: the stand-in gives it to the function, and so does a
-// `supabase start` stack through supabase/functions/.env (scripts/function-env.mjs). A stack with
+// `supabase start` stack through supabase/functions/.env (scripts/dev/function-env.mjs). A stack with
 // its own secret: set SHOPIFY_WEBHOOK_SECRET.
 const secret = process.env.SHOPIFY_WEBHOOK_SECRET ?? LOCAL_FUNCTION_SECRETS.SHOPIFY_WEBHOOK_SECRET;
 

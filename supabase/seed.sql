@@ -1,6 +1,6 @@
 -- Local development seed: one demo account per tier, one without a tier, one staff member.
 -- Every password is `password123`. Runs after the migrations on `supabase db reset` /
--- `supabase start` and in the local stand-in (supabase/local/db.mjs). No storage objects:
+-- `supabase start` and in the local stand-in (packages/supabase-stand-in/db.mjs). No storage objects:
 -- the stand-in uploads sample files itself.
 --
 --   ebook@example.com        tier ebook        Eve Ebook

@@ -29,7 +29,7 @@ export function siteOrigin(value: unknown): string {
   return url.origin;
 }
 
-/** The picture a shared link shows (public/, made by scripts/render-share-image.mjs). */
+/** The picture a shared link shows (public/, made by scripts/build/render-share-image.mjs). */
 export const shareImage = {
   path: '/og-image.png',
   width: 1200,

@@ -1,4 +1,4 @@
-// The build's prerender entry (scripts/vite-prerender.mjs): renders a public page to HTML
+// The build's prerender entry (scripts/build/vite-prerender.mjs): renders a public page to HTML
 // with the app's own routes and components, as a first-time visitor sees it.
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';

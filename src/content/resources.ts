@@ -3,8 +3,8 @@ import { isTier, type Tier } from './tiers';
 
 /**
  * Each card's storage folder (`{tier}/{slug}`) and the files the local stand-in seeds there:
- * resource-folders.json, the one definition, also read by supabase/local/sample-files.mjs
- * (plain Node, which cannot import TypeScript) and so by scripts/seed-sample-files.mjs.
+ * resource-folders.json, the one definition, also read by packages/supabase-stand-in/sample-files.mjs
+ * (plain Node, which cannot import TypeScript) and so by scripts/dev/seed-sample-files.mjs.
  */
 function folderOf(slug: string): { tier: Tier; sampleFiles: readonly string[] } {
   const folder = folders.find((candidate) => candidate.slug === slug);

@@ -13,7 +13,7 @@ export const site = {
     minutesToStart: 2,
     /**
      * Drawn in public/ as an SVG (the source) and served as a WebP made from it by
-     * `node scripts/render-cover.mjs`: a picture decodes off the main thread, where the SVG's
+     * `node scripts/build/render-cover.mjs`: a picture decodes off the main thread, where the SVG's
      * text had to be laid out on it (a long task on `/`), and looks the same whatever fonts
      * the device has. Width and height reserve its box so nothing shifts.
      */

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { serverAt } from '../local/pg-server.mjs';
+import { serverAt } from '../../packages/supabase-stand-in/test-servers/pg-server.mjs';
 import { attempt, demo, serviceClaims, userClaims, type Outcome, type Row } from './helpers';
 import { createServerDatabase, type Database } from './server-database';
 

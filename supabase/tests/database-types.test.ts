@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDatabaseTypes, generateFromMigrations, typesFile } from '../../scripts/db-types.mjs';
-import { createDatabase } from '../local/db.mjs';
+import { generateDatabaseTypes, generateFromMigrations, typesFile } from '../../scripts/dev/db-types.mjs';
+import { createDatabase } from '../../packages/supabase-stand-in/db.mjs';
 
 const checkedIn = readFileSync(typesFile, 'utf8');
 

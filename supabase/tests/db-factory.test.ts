@@ -1,4 +1,4 @@
-// supabase/local/db.mjs, the factory the stand-in server shares with these tests: callers
+// packages/supabase-stand-in/db.mjs, the factory the stand-in server shares with these tests: callers
 // never see each other's identity however their calls interleave, nothing outlives a call,
 // a throwing caller leaves nothing behind, and a database on disk is reopened as it was.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,7 +7,14 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tiers } from '../../src/content/tiers';
-import { bootstrapFile, createDatabase, migrationsDir, seedFile, withClaims, type Claims } from '../local/db.mjs';
+import {
+  bootstrapFile,
+  createDatabase,
+  migrationsDir,
+  seedFile,
+  withClaims,
+  type Claims,
+} from '../../packages/supabase-stand-in/db.mjs';
 
 type Identity = {
   current_user: string;
@@ -52,7 +59,7 @@ const myTier = `select tier::text from public.user_tiers`;
 describe('withClaims', () => {
   it('exports absolute paths of the SQL it applies', () => {
     for (const p of [migrationsDir, seedFile, bootstrapFile]) expect(path.isAbsolute(p)).toBe(true);
-    expect(bootstrapFile.endsWith(path.join('supabase', 'local', 'bootstrap.sql'))).toBe(true);
+    expect(bootstrapFile.endsWith(path.join('packages', 'supabase-stand-in', 'bootstrap.sql'))).toBe(true);
   });
 
   it('keeps interleaved concurrent callers apart: each sees only its own identity and tier', async () => {

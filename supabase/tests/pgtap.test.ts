@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
-import { cloneDatabase, serverAt } from '../local/pg-server.mjs';
-import { runTapFile, splitStatements } from '../local/pgtap.mjs';
+import { cloneDatabase, serverAt } from '../../packages/supabase-stand-in/test-servers/pg-server.mjs';
+import { runTapFile, splitStatements } from '../../packages/supabase-stand-in/test-servers/pgtap.mjs';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'database');
 const files = readdirSync(dir)

@@ -4,7 +4,7 @@
 // signed-in user can update theirs but never insert one.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listMigrations } from '../local/db.mjs';
+import { listMigrations } from '../../packages/supabase-stand-in/db.mjs';
 import { attempt, userClaims } from './helpers';
 import { createServerDatabase, type Database } from './server-database';
 

@@ -3,7 +3,7 @@
 // idempotency and ordering, attachment only to confirmed e-mails, and the staff RPCs.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Claims } from '../local/db.mjs';
+import type { Claims } from '../../packages/supabase-stand-in/db.mjs';
 import { anonClaims, attempt, demo, serviceClaims, snapshot, userClaims, type Outcome, type Row } from './helpers';
 import { createServerDatabase, type Database } from './server-database';
 

@@ -4,7 +4,7 @@
 // case commits whatever it managed and then proves, from a superuser snapshot, that nothing
 // changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Claims } from '../local/db.mjs';
+import type { Claims } from '../../packages/supabase-stand-in/db.mjs';
 import {
   anonClaims,
   attempt,

@@ -1,4 +1,4 @@
-// scripts/schema-facts.mjs proved that squashing the migrations into the baseline changed no
+// scripts/checks/schema-facts.mjs proved that squashing the migrations into the baseline changed no
 // catalog fact (docs/database.md, "Migrations"). These tests keep that tool honest on the db
 // project's PostgreSQL 17 server: the same chain twice gives the same facts, and a chain that
 // differs by one grant, one function body, one policy, one publication option or one column
@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { difference, factsOfChain } from '../../scripts/schema-facts.mjs';
-import { listMigrations } from '../local/db.mjs';
-import { serverAt } from '../local/pg-server.mjs';
+import { difference, factsOfChain } from '../../scripts/checks/schema-facts.mjs';
+import { listMigrations } from '../../packages/supabase-stand-in/db.mjs';
+import { serverAt } from '../../packages/supabase-stand-in/test-servers/pg-server.mjs';
 
 const chain = listMigrations().map((m) => ({ name: path.basename(m.file), sql: readFileSync(m.file, 'utf8') }));
 const unique = (label: string) => `facts_${label}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;

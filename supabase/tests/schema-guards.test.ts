@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tiers } from '../../src/content/tiers';
-import { migrationsDir, seedFile } from '../local/db.mjs';
+import { migrationsDir, seedFile } from '../../packages/supabase-stand-in/db.mjs';
 import { demo } from './helpers';
 import { createServerDatabase, type Database, type Queryable } from './server-database';
 

@@ -6,8 +6,8 @@
 // connection until it ends, so concurrent callers never see each other's role or claims.
 import pg from 'pg';
 import { inject } from 'vitest';
-import { apiRoles, type Claims } from '../local/db.mjs';
-import { cloneDatabase, serverAt, TEMPLATES } from '../local/pg-server.mjs';
+import { apiRoles, type Claims } from '../../packages/supabase-stand-in/db.mjs';
+import { cloneDatabase, serverAt, TEMPLATES } from '../../packages/supabase-stand-in/test-servers/pg-server.mjs';
 
 export type Row = Record<string, unknown>;
 export type Results<T = Row> = { rows: T[]; affectedRows?: number; fields: { name: string }[] };

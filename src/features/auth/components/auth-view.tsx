@@ -97,7 +97,7 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
           </h2>
           {/* Every panel and view is in the page, the inactive ones hidden, so that a tab or
               "Forgot password?" tapped before the app runs is answered by the page itself
-              (src/lib/answer-before-app.ts) and what is typed next lands where it should. */}
+              (src/boot/answer-before-app.ts) and what is typed next lands where it should. */}
           <Tabs
             value={tab}
             onValueChange={(value) => {

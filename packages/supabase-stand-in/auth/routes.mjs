@@ -1,0 +1,139 @@
+// @ts-check
+// /auth/v1's route table, as GoTrue's (supabase/auth internal/api/api.go): the GoTrue subset, one
+// module of this folder per endpoint group. Every route but GET /health and GET /verify needs the
+// API key, as behind Kong; errors have GoTrue's bodies and headers. The context (database, URLs, posture) is passed to each handler explicitly.
+import { Hono } from 'hono';
+import { adminCreate, adminDelete, adminGet, adminList, adminUpdate } from './admin.mjs';
+import { AUTH_HEADERS, asAuthError, authError, authErrorBody, refuseNulBody, refuseNulQuery } from './errors.mjs';
+import { invite } from './invite.mjs';
+import { recover } from './recover.mjs';
+import { requireAdmin } from './sessions.mjs';
+import { health, settings } from './settings.mjs';
+import { resend, signup } from './signup.mjs';
+import { token } from './token.mjs';
+import { getUser, logout, updateUser } from './user.mjs';
+import { followLink, verify } from './verify.mjs';
+import { bearerToken, HttpError, jsonResponse } from '../http.mjs';
+import { getOnly, jsonReader, nodeRequest, requireApiKey, subPath, urlOf } from '../gateway/kong.mjs';
+
+/** @typedef {import('hono').Context<import('../gateway/kong.mjs').Env>} Ctx */
+
+/**
+ * A 200 with GoTrue's headers.
+ * @param {unknown} body
+ * @param {Record<string, string>} [headers]
+ */
+const ok = (body, headers = {}) => jsonResponse(200, body, { ...AUTH_HEADERS, ...headers });
+
+/**
+ * The request's JSON body, NUL refused; GoTrue's errors for a body too large or not JSON.
+ * @param {Ctx} c
+ */
+const body = (c) =>
+  jsonReader(nodeRequest(c), {
+    tooLarge: () => new HttpError(413, { code: 413, error_code: 'request_too_large', msg: 'Request body too large' }),
+    bad: () => authError(400, 'bad_json', 'Could not parse request body as JSON'),
+  })().then(refuseNulBody);
+/** @param {Ctx} c */
+const tokenOf = (c) => bearerToken(nodeRequest(c));
+/** @param {Ctx} c @param {string} name */
+const query = (c, name) => urlOf(c).searchParams.get(name);
+
+/**
+ * The admin user API (service role): other methods on these paths are 405.
+ * @param {Hono<import('../gateway/kong.mjs').Env>} app
+ * @param {import('./context.mjs').AuthContext} ctx
+ */
+function adminRoutes(app, ctx) {
+  const adminPaths = ['/admin/users', '/admin/users/:id'];
+  for (const path of adminPaths)
+    app.all(path, async (c, next) => {
+      await requireAdmin(tokenOf(c));
+      await next();
+    });
+  app.get(
+    '/admin/users',
+    getOnly(async (c) => {
+      const { body: list, headers } = await adminList(ctx, urlOf(c));
+      return ok(list, headers);
+    }),
+  );
+  app.post('/admin/users', async (c) => ok(await adminCreate(ctx, await body(c))));
+  app.get(
+    '/admin/users/:id',
+    getOnly(async (c) => ok(await adminGet(ctx, c.req.param('id') ?? ''))),
+  );
+  app.put('/admin/users/:id', async (c) => ok(await adminUpdate(ctx, c.req.param('id'), await body(c))));
+  app.delete('/admin/users/:id', async (c) => ok(await adminDelete(ctx, c.req.param('id'))));
+  for (const path of adminPaths)
+    app.all(path, () => {
+      throw authError(405, 'method_not_allowed', 'Method not allowed');
+    });
+}
+
+/**
+ * The endpoints of a signed-in user and the e-mailed links.
+ * @param {Hono<import('../gateway/kong.mjs').Env>} app
+ * @param {import('./context.mjs').AuthContext} ctx
+ */
+function userRoutes(app, ctx) {
+  app.post('/signup', async (c) => ok(await signup(ctx, await body(c), query(c, 'redirect_to'))));
+  app.post('/resend', async (c) => ok(await resend(ctx, await body(c), query(c, 'redirect_to'))));
+  app.post('/token', async (c) => ok(await token(ctx, query(c, 'grant_type'), () => body(c))));
+  app.get(
+    '/user',
+    getOnly(async (c) => ok(await getUser(ctx, tokenOf(c)))),
+  );
+  app.put('/user', async (c) => ok(await updateUser(ctx, tokenOf(c), await body(c), query(c, 'redirect_to'))));
+  app.post('/logout', async (c) => {
+    await logout(ctx, tokenOf(c), query(c, 'scope') ?? 'global');
+    return new Response(null, { status: 204, headers: AUTH_HEADERS });
+  });
+  app.post('/recover', async (c) => ok(await recover(ctx, await body(c), query(c, 'redirect_to'))));
+  app.post('/invite', async (c) => {
+    await requireAdmin(tokenOf(c));
+    return ok(await invite(ctx, await body(c), query(c, 'redirect_to')));
+  });
+  app.post('/verify', async (c) => ok(await verify(ctx, await body(c))));
+  // The e-mailed link: always a redirect, with a session or GoTrue's error in the fragment.
+  app.get(
+    '/verify',
+    getOnly(async (c) => new Response(null, { status: 303, headers: { Location: await followLink(ctx, urlOf(c)) } })),
+  );
+}
+
+/**
+ * @param {import('./context.mjs').AuthContext} ctx
+ */
+export function authRoutes(ctx) {
+  /** @type {Hono<import('../gateway/kong.mjs').Env>} */
+  const app = new Hono();
+  app.use('*', async (c, next) => {
+    const sub = subPath(c, '/auth/v1');
+    if (!(c.req.method === 'GET' && (sub === 'verify' || sub === 'health')))
+      await requireApiKey(nodeRequest(c), urlOf(c));
+    refuseNulQuery(urlOf(c));
+    await next();
+  });
+  adminRoutes(app, ctx);
+  app.get(
+    '/health',
+    getOnly(() => ok(health())),
+  );
+  app.get(
+    '/settings',
+    getOnly(() => ok(settings(ctx))),
+  );
+  userRoutes(app, ctx);
+  app.all('*', () => {
+    throw authError(404, 'not_found', 'Not Found');
+  });
+
+  app.onError((err, c) => {
+    const e = asAuthError(err);
+    if (!(e instanceof HttpError)) throw err;
+    nodeRequest(c).resume();
+    return jsonResponse(e.status, authErrorBody(nodeRequest(c), e), { ...AUTH_HEADERS, ...e.headers });
+  });
+  return app;
+}

@@ -1,0 +1,479 @@
+#!/usr/bin/env node
+// @ts-check
+// `npm run perf`: the public pages' speed. Builds the site against the local Supabase stand-in,
+// serves dist/ the way a static host does (precompressed brotli / gzip, the production headers
+// from dist/_headers, prerendered pages, the SPA fallback), and runs Lighthouse (mobile,
+// simulated throttling: its defaults) N times per page in Chromium, signed in for /resources.
+// Prints the median of each figure per page. Then the first-tap table (scripts/bench/first-tap.mjs):
+// on an emulated phone, the time from an action taken at first paint to its visible answer,
+// median of the same number of runs, each checked against 200 ms (exit code 1 if over).
+//
+//   npm run perf                     5 runs per page (takes a while on a small machine)
+//   npm run perf -- --only taps      the first-tap table alone (or --only lighthouse)
+//   npm run perf -- --runs 1         one run, while working on it
+//   npm run perf -- --pages /,/auth  some pages only
+//   npm run perf -- --json out.json  also write every run's figures
+//   PERF_LHR_DIR=dir npm run perf    also keep each run's whole Lighthouse report there
+//
+// Ports: PERF_SITE_PORT (default 4180) and PERF_STANDIN_PORT (default 54330).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { findChromium, CHROMIUM_ARGS, playwrightHeadlessShell } from '../dev/browser.mjs';
+import {
+  FIRST_TAP_BUDGET_MS,
+  formatTapTable,
+  measureFirstTap,
+  PHONE,
+  SCENARIOS,
+  withinTapBudget,
+} from './first-tap.mjs';
+import { headersFor, SPA_SHELL } from '../build/security-headers.mjs';
+import { parseHeadersFile } from '../build/vite-security-headers.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const distDir = path.join(root, 'dist');
+
+/** Where supabase-js keeps the session (src/config/auth-storage.ts). */
+const AUTH_STORAGE_KEY = 'yes-you-can-auth';
+/** A seeded account with every card unlocked (supabase/seed.sql). */
+const MEMBER = { email: 'complete@example.com', password: 'password123' };
+
+export const PAGES = [
+  { path: '/', signedIn: false },
+  { path: '/bundles', signedIn: false },
+  { path: '/upgrade', signedIn: false },
+  { path: '/privacy', signedIn: false },
+  { path: '/auth', signedIn: false },
+  { path: '/resources', signedIn: true },
+];
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.woff2': 'font/woff2',
+};
+/** Types worth compressing; images other than SVG already are. */
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.xml', '.txt', '.webmanifest']);
+
+/**
+ * The file a static host answers `pathname` with: the file itself, a prerendered page
+ * (`/bundles` → bundles/index.html or bundles.html), else the app's shell for app routes, as
+ * the build's `_redirects` and `vercel.json` tell the hosts: spa.html (index.html is the
+ * prerendered landing page: served for /resources, it would be hydrated, mismatch and be
+ * thrown away), or index.html in a build without one.
+ * Missing files under /assets/ stay 404 (as on the hosts: a stale chunk must not get HTML).
+ * @param {string} dir
+ * @param {string} pathname
+ * @returns {string | null} path relative to dir
+ */
+export function resolveFile(dir, pathname) {
+  const clean = path.posix.normalize(decodeURIComponent(pathname)).replace(/^\/+/, '');
+  if (clean.startsWith('..')) return null;
+  const isFile = (/** @type {string} */ rel) => {
+    const full = path.join(dir, rel);
+    return existsSync(full) && statSync(full).isFile();
+  };
+  const trimmed = clean.replace(/\/$/, '');
+  const candidates = clean === '' ? ['index.html'] : [clean, `${trimmed}/index.html`, `${trimmed}.html`];
+  const found = candidates.find(isFile);
+  if (found) return found;
+  if (clean.startsWith('assets/')) return null;
+  const shell = SPA_SHELL.replace(/^\//, '');
+  return isFile(shell) ? shell : 'index.html';
+}
+
+/**
+ * The encoding to send for an Accept-Encoding header: brotli, else gzip, else none.
+ * @param {string | undefined} accept
+ * @returns {'br' | 'gzip' | null}
+ */
+export function pickEncoding(accept) {
+  const offered = new Map(
+    (accept ?? '')
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .map(([name = '', ...params]) => {
+        const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+        return [name.trim().toLowerCase(), q ? Number(q.slice(2)) : 1];
+      }),
+  );
+  if ((offered.get('br') ?? 0) > 0) return 'br';
+  if ((offered.get('gzip') ?? 0) > 0) return 'gzip';
+  return null;
+}
+
+/**
+ * A static server for dist/: precompressed variants (made once, at start), the production
+ * headers, prerendered pages and the SPA fallback.
+ * @param {{ dir: string, port: number }} options
+ * @returns {Promise<http.Server>}
+ */
+export async function serveDist({ dir, port }) {
+  const rules = parseHeadersFile(readFileSync(path.join(dir, '_headers'), 'utf8'));
+  /** @type {Map<string, { raw: Buffer, br?: Buffer, gzip?: Buffer }>} */
+  const cache = new Map();
+  const load = (/** @type {string} */ rel) => {
+    let entry = cache.get(rel);
+    if (!entry) {
+      const raw = readFileSync(path.join(dir, rel));
+      entry = { raw };
+      if (COMPRESSIBLE.has(path.extname(rel)) && raw.length > 256) {
+        entry.br = brotliCompressSync(raw, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
+        });
+        entry.gzip = gzipSync(raw, { level: 9 });
+      }
+      cache.set(rel, entry);
+    }
+    return entry;
+  };
+  const server = http.createServer((req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://perf.invalid').pathname;
+    const rel = resolveFile(dir, pathname);
+    for (const [name, value] of Object.entries(headersFor(rules, pathname))) res.setHeader(name, value);
+    if (!rel) {
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
+      return;
+    }
+    const entry = load(rel);
+    const encoding = entry.br ? pickEncoding(req.headers['accept-encoding']) : null;
+    const body = (encoding && entry[encoding]) || entry.raw;
+    res.setHeader(
+      'Content-Type',
+      TYPES[/** @type {keyof typeof TYPES} */ (path.extname(rel))] ?? 'application/octet-stream',
+    );
+    if (entry.br) res.setHeader('Vary', 'Accept-Encoding');
+    if (encoding) res.setHeader('Content-Encoding', encoding);
+    res.setHeader('Content-Length', body.length);
+    res.writeHead(200).end(req.method === 'HEAD' ? undefined : body);
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(undefined));
+  });
+  return server;
+}
+
+/** The median of a list of numbers (the mean of the middle two for an even count). */
+export function median(/** @type {number[]} */ values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (!sorted.length) return NaN;
+  return sorted.length % 2 ? /** @type {number} */ (sorted[mid]) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/**
+ * The parts of a Lighthouse result (`import('lighthouse').Result`) the figures are read from.
+ * @typedef {{
+ *   categories: Record<string, { score: number | null } | undefined>,
+ *   audits: Record<string, { numericValue?: number, details?: object } | undefined>,
+ * }} LighthouseResult
+ */
+
+/**
+ * The figures of one Lighthouse result.
+ * @param {LighthouseResult} lhr
+ */
+export function figuresOf(lhr) {
+  const audit = (/** @type {string} */ id) => lhr.audits[id]?.numericValue ?? NaN;
+  const requests = lhr.audits['network-requests']?.details;
+  return {
+    score: Math.round((lhr.categories.performance?.score ?? NaN) * 100),
+    fcp: audit('first-contentful-paint'),
+    lcp: audit('largest-contentful-paint'),
+    tbt: audit('total-blocking-time'),
+    cls: audit('cumulative-layout-shift'),
+    bytes: audit('total-byte-weight'),
+    requests: requests && 'items' in requests && Array.isArray(requests.items) ? requests.items.length : NaN,
+  };
+}
+
+/** @typedef {ReturnType<typeof figuresOf>} Figures */
+
+/**
+ * The results table: one row per page, the median of each column over its runs.
+ * @param {{ path: string, runs: Figures[] }[]} results
+ */
+export function formatTable(results) {
+  const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(2)} s`;
+  const rows = results.map(({ path: page, runs }) => {
+    const m = (/** @type {keyof Figures} */ key) => median(runs.map((run) => run[key]));
+    return [
+      page,
+      String(m('score')),
+      seconds(m('fcp')),
+      seconds(m('lcp')),
+      `${Math.round(m('tbt'))} ms`,
+      m('cls').toFixed(3),
+      `${(m('bytes') / 1000).toFixed(1)} kB`,
+      String(m('requests')),
+    ];
+  });
+  const header = ['page', 'score', 'FCP', 'LCP', 'TBT', 'CLS', 'transferred', 'requests'];
+  const table = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]?.length ?? 0)));
+  const line = (/** @type {string[]} */ row) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+function parseArgs(/** @type {string[]} */ argv) {
+  const options = {
+    runs: 5,
+    pages: PAGES.map((p) => p.path),
+    json: /** @type {string | null} */ (null),
+    only: /** @type {'lighthouse' | 'taps' | null} */ (null),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--runs') options.runs = Number(argv[++i]);
+    else if (arg === '--pages') options.pages = String(argv[++i]).split(',');
+    else if (arg === '--json') options.json = String(argv[++i]);
+    else if (arg === '--only') {
+      const only = String(argv[++i]);
+      if (only !== 'lighthouse' && only !== 'taps') throw new Error('--only takes lighthouse or taps');
+      options.only = only;
+    } else throw new Error(`unknown argument ${arg}`);
+  }
+  if (!Number.isInteger(options.runs) || options.runs < 1) throw new Error('--runs takes a whole number >= 1');
+  return options;
+}
+
+/** Runs a command to completion, inheriting the terminal; rejects on a non-zero exit. */
+function run(/** @type {string} */ command, /** @type {string[]} */ args, /** @type {NodeJS.ProcessEnv} */ env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: 'inherit' });
+    child.on('exit', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`${command} exited with ${code}`))));
+  });
+}
+
+/** Starts the stand-in in its own process (so its database work does not share Lighthouse's). */
+async function startStandIn(/** @type {number} */ port) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'perf-standin-'));
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'packages/supabase-stand-in/server.mjs'), '--port', String(port), '--data', dataDir, '--reset'],
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`stand-in exited (${code})`))),
+  );
+  const healthy = (async () => {
+    for (;;) {
+      try {
+        if ((await fetch(`${url}/auth/v1/health`)).ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  await Promise.race([healthy, exited]);
+  const stop = () => {
+    child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { url, stop };
+}
+
+/** The seeded member's session, as supabase-js stores it. */
+async function memberSession(/** @type {string} */ url, /** @type {string} */ anonKey) {
+  const response = await fetch(`${url}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: anonKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify(MEMBER),
+  });
+  if (!response.ok) throw new Error(`sign-in as ${MEMBER.email} failed: ${response.status} ${await response.text()}`);
+  return JSON.stringify(await response.json());
+}
+
+function chromiumPath() {
+  const found = findChromium();
+  if (found.problem) throw new Error(`CHROMIUM_PATH ${found.problem}`);
+  const executable = found.executablePath ?? (found.source === 'playwright' ? playwrightHeadlessShell() : undefined);
+  if (!executable) throw new Error('No Chromium found: see docs/testing.md (Chromium).');
+  return executable;
+}
+
+/**
+ * What the measuring steps share: the browser to launch, the site to measure and the seeded
+ * member's session (for signed-in pages).
+ * @typedef {{
+ *   lighthouse: typeof import('lighthouse').default,
+ *   puppeteer: typeof import('puppeteer-core'),
+ *   executablePath: string,
+ *   site: string,
+ *   session: string,
+ *   runs: number,
+ * }} Bench
+ */
+
+/**
+ * One Lighthouse run of one page, in a fresh browser: nothing cached from the run before.
+ * @param {Bench} bench @param {{ path: string, signedIn: boolean }} spec @param {number} i the run's index
+ */
+async function lighthouseRun(bench, spec, i) {
+  const { site, lighthouse } = bench;
+  const browser = await bench.puppeteer.launch({
+    executablePath: bench.executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    defaultViewport: null,
+  });
+  try {
+    const page = await browser.newPage();
+    if (spec.signedIn) {
+      // The session goes into the site's storage first; Lighthouse must then keep it.
+      await page.goto(`${site}/favicon.svg`);
+      await page.evaluate((key, value) => globalThis.localStorage.setItem(key, value), AUTH_STORAGE_KEY, bench.session);
+    }
+    const result = await lighthouse(
+      `${site}${spec.path}`,
+      { logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: spec.signedIn },
+      undefined,
+      page,
+    );
+    if (!result) throw new Error(`Lighthouse returned nothing for ${spec.path}`);
+    const { lhr } = result;
+    if (lhr.runtimeError) throw new Error(`${spec.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (spec.signedIn && !new URL(lhr.finalDisplayedUrl).pathname.startsWith(spec.path)) {
+      throw new Error(`${spec.path} ended at ${lhr.finalDisplayedUrl}: the session did not take`);
+    }
+    // PERF_LHR_DIR=dir keeps each run's whole report (long tasks, bootup time) to study.
+    if (process.env.PERF_LHR_DIR) {
+      const name = `${spec.path.replace(/\W+/g, '_') || 'root'}-${i + 1}.json`;
+      writeFileSync(path.join(process.env.PERF_LHR_DIR, name), JSON.stringify(lhr));
+    }
+    return { figures: figuresOf(lhr), warnings: lhr.runWarnings };
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * Lighthouse over the pages, `runs` times each, then the table of medians.
+ * @param {Bench} bench @param {string[]} pages
+ */
+async function measurePages(bench, pages) {
+  /** @type {{ path: string, runs: Figures[], raw: unknown[] }[]} */
+  const results = [];
+  for (const pagePath of pages) {
+    const spec = PAGES.find((p) => p.path === pagePath) ?? { path: pagePath, signedIn: false };
+    const entry = { path: spec.path, runs: /** @type {Figures[]} */ ([]), raw: /** @type {unknown[]} */ ([]) };
+    for (let i = 0; i < bench.runs; i++) {
+      const { figures, warnings } = await lighthouseRun(bench, spec, i);
+      entry.runs.push(figures);
+      entry.raw.push({ run: i + 1, ...figures, warnings });
+      console.log(
+        `[perf] ${spec.path} run ${i + 1}/${bench.runs}: score ${figures.score}, LCP ${Math.round(figures.lcp)} ms, TBT ${Math.round(figures.tbt)} ms, CLS ${figures.cls.toFixed(3)}`,
+      );
+    }
+    results.push(entry);
+  }
+  if (results.length > 0) {
+    console.log(`\nLighthouse ${lighthouseVersion()}, mobile, simulated throttling, median of ${bench.runs} run(s):\n`);
+    console.log(formatTable(results));
+  }
+  return results;
+}
+
+/**
+ * The first-tap scenarios, `runs` times each in a fresh browser, then their table; sets the
+ * exit code when one is answered later than its budget.
+ * @param {Bench} bench @param {typeof SCENARIOS} scenarios
+ */
+async function measureTaps(bench, scenarios) {
+  /** @type {{ name: string, runs: number[] }[]} */
+  const taps = [];
+  for (const scenario of scenarios) {
+    const entry = { name: scenario.name, runs: /** @type {number[]} */ ([]) };
+    for (let i = 0; i < bench.runs; i++) {
+      const browser = await bench.puppeteer.launch({
+        executablePath: bench.executablePath,
+        headless: true,
+        args: CHROMIUM_ARGS,
+      });
+      try {
+        entry.runs.push(await measureFirstTap(browser, bench.site, scenario));
+      } finally {
+        await browser.close();
+      }
+    }
+    console.log(`[perf] ${scenario.name}: ${entry.runs.map((ms) => Math.round(ms)).join(', ')} ms`);
+    taps.push(entry);
+  }
+  if (taps.length > 0) {
+    console.log(
+      `\nFirst action at first paint, ${PHONE.cpuSlowdown}x CPU, ${PHONE.latencyMs} ms RTT, 1.6 Mbps, ${PHONE.viewport.width} px, median of ${bench.runs}:\n`,
+    );
+    console.log(formatTapTable(taps, median));
+    if (!withinTapBudget(taps, median)) {
+      console.error(`\n[perf] a first action was answered later than ${FIRST_TAP_BUDGET_MS} ms`);
+      process.exitCode = 1;
+    }
+  }
+  return taps;
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const sitePort = Number(process.env.PERF_SITE_PORT ?? 4180);
+  const standInPort = Number(process.env.PERF_STANDIN_PORT ?? 54330);
+  const { ANON_KEY } = await import('../../packages/supabase-stand-in/keys.mjs');
+  const { default: lighthouse } = await import('lighthouse');
+  const puppeteer = await import('puppeteer-core');
+  const executablePath = chromiumPath();
+
+  const standIn = await startStandIn(standInPort);
+  /** @type {http.Server | undefined} */
+  let server;
+  try {
+    console.log(`[perf] building against the stand-in at ${standIn.url}…`);
+    await run(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+      ...process.env,
+      VITE_SUPABASE_URL: standIn.url,
+      VITE_SUPABASE_ANON_KEY: ANON_KEY,
+    });
+    server = await serveDist({ dir: distDir, port: sitePort });
+    const site = `http://127.0.0.1:${sitePort}`;
+    const session = await memberSession(standIn.url, ANON_KEY);
+    console.log(`[perf] serving dist/ at ${site}; Lighthouse ${options.runs}× per page with ${executablePath}`);
+    /** @type {Bench} */
+    const bench = { lighthouse, puppeteer, executablePath, site, session, runs: options.runs };
+    const results = await measurePages(bench, options.only === 'taps' ? [] : options.pages);
+    const taps = await measureTaps(bench, options.only === 'lighthouse' ? [] : SCENARIOS);
+    if (options.json) writeFileSync(options.json, `${JSON.stringify({ lighthouse: results, taps }, null, 2)}\n`);
+  } finally {
+    server?.close();
+    standIn.stop();
+  }
+}
+
+function lighthouseVersion() {
+  return JSON.parse(readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')).version;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(`[perf] ${err?.stack ?? err}`);
+    process.exit(1);
+  });
+}

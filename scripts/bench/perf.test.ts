@@ -1,0 +1,132 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { figuresOf, formatTable, median, pickEncoding, resolveFile, serveDist } from './perf.mjs';
+
+// A small built site: prerendered /, /bundles (as a folder) and /upgrade (as a file).
+const dist = fileURLToPath(new URL('../checks/fixtures/budgets/lean', import.meta.url));
+
+describe('resolveFile: what a static host answers', () => {
+  it("serves prerendered pages in either form, files as they are, and the app's shell for app routes", () => {
+    expect(resolveFile(dist, '/')).toBe('index.html');
+    expect(resolveFile(dist, '/bundles')).toBe('bundles/index.html');
+    expect(resolveFile(dist, '/bundles/')).toBe('bundles/index.html');
+    expect(resolveFile(dist, '/upgrade')).toBe('upgrade.html');
+    expect(resolveFile(dist, '/assets/entry.js')).toBe('assets/entry.js');
+    expect(resolveFile(dist, '/resources')).toBe('spa.html');
+  });
+
+  it('falls back to index.html in a build without the shell', () => {
+    const noShell = fileURLToPath(new URL('../checks/fixtures/budgets/heavy', import.meta.url));
+    expect(resolveFile(noShell, '/resources')).toBe('index.html');
+  });
+
+  it('keeps a missing hashed asset a 404 and never leaves the folder', () => {
+    expect(resolveFile(dist, '/assets/gone-1234.js')).toBeNull();
+    expect(resolveFile(dist, '/../package.json')).toBe('spa.html');
+    expect(resolveFile(dist, '/%2e%2e/package.json')).toBe('spa.html');
+  });
+});
+
+describe('pickEncoding', () => {
+  it('prefers brotli, then gzip, honouring q=0', () => {
+    expect(pickEncoding('gzip, deflate, br')).toBe('br');
+    expect(pickEncoding('gzip, br;q=0')).toBe('gzip');
+    expect(pickEncoding('identity')).toBeNull();
+    expect(pickEncoding(undefined)).toBeNull();
+  });
+});
+
+describe('serveDist', () => {
+  let server: http.Server;
+  let port: number;
+  beforeAll(async () => {
+    server = await serveDist({ dir: dist, port: 0 });
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => server.close());
+
+  function get(pathname: string, acceptEncoding?: string) {
+    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const headers = acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {};
+      http
+        .get({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+        })
+        .on('error', reject);
+    });
+  }
+
+  it('sends the precompressed page the browser asks for, with the production headers', async () => {
+    const br = await get('/bundles', 'gzip, br');
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toBe('Accept-Encoding');
+    expect(br.headers['x-content-type-options']).toBe('nosniff');
+    expect(br.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(brotliDecompressSync(br.body).toString()).toContain('<h1 class="hero">Bundles</h1>');
+
+    const gzip = await get('/bundles', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toContain('<h1 class="hero">Bundles</h1>');
+
+    const plain = await get('/bundles');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toContain('<h1 class="hero">Bundles</h1>');
+  });
+
+  it("caches hashed assets for a year, falls back to the app's shell, and 404s a missing chunk", async () => {
+    const asset = await get('/assets/entry.js', 'br');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    const route = await get('/resources');
+    expect(route.status).toBe(200);
+    expect(route.headers['cache-control']).toBe('no-cache');
+    expect(route.body.toString()).toContain('<div id="root"></div>');
+    expect((await get('/assets/gone.js')).status).toBe(404);
+  });
+});
+
+describe('the results table', () => {
+  it('takes the median of each figure over the runs', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    const run = (lcp: number, score: number) => ({ score, fcp: 900, lcp, tbt: 20, cls: 0, bytes: 52_400, requests: 6 });
+    const table = formatTable([{ path: '/', runs: [run(1300, 97), run(1100, 100), run(1200, 99)] }]);
+    expect(table.split('\n')).toEqual([
+      '| page | score | FCP    | LCP    | TBT   | CLS   | transferred | requests |',
+      '| ---- | ----- | ------ | ------ | ----- | ----- | ----------- | -------- |',
+      '| /    | 99    | 0.90 s | 1.20 s | 20 ms | 0.000 | 52.4 kB     | 6        |',
+    ]);
+  });
+
+  it('reads the figures from a Lighthouse result', () => {
+    const audit = (numericValue: number) => ({ numericValue });
+    const lhr = {
+      categories: { performance: { score: 0.98 } },
+      audits: {
+        'first-contentful-paint': audit(1000),
+        'largest-contentful-paint': audit(1500),
+        'total-blocking-time': audit(30),
+        'cumulative-layout-shift': audit(0.01),
+        'total-byte-weight': audit(120_000),
+        'network-requests': { details: { items: [{}, {}, {}] } },
+      },
+    };
+    expect(figuresOf(lhr)).toEqual({
+      score: 98,
+      fcp: 1000,
+      lcp: 1500,
+      tbt: 30,
+      cls: 0.01,
+      bytes: 120_000,
+      requests: 3,
+    });
+  });
+});

@@ -1,0 +1,122 @@
+// @ts-check
+// Vite plugin: after the client build, renders the public pages to HTML with the app's own
+// routes and components (src/entry-server.tsx, built for Node into .prerender-*, then removed) and
+// writes them into dist/: index.html (/), bundles.html (/bundles), ..., and the member pages'
+// shells (resources.html: /resources before the member's data, src/app/page-shells.ts). Each page gets its
+// head tags, its CSS inlined (no render-blocking stylesheet) and the rendered markup in #root. Every other
+// path is served spa.html, the untouched client shell. Also writes sitemap.xml and robots.txt.
+import react from '@vitejs/plugin-react';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { build } from 'vite';
+import { SPA_SHELL } from './security-headers.mjs';
+import { robotsTxt, sitemapXml } from './seo-files.mjs';
+
+/**
+ * Builds the page's HTML from the client's index.html.
+ * @param {string} template dist/index.html as Vite wrote it
+ * @param {{ html: string, head: string, css: string, preload: string[] }} page
+ */
+export function pageHtml(template, { html, head, css, preload }) {
+  const stylesheet = /<link rel="stylesheet"[^>]*href="[^"]+\.css"[^>]*>/;
+  if (!stylesheet.test(template)) throw new Error('index.html has no stylesheet link to inline');
+  if (!template.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
+  const preloads = preload.map((href) => `\n    <link rel="modulepreload" crossorigin href="${href}">`).join('');
+  return (
+    template
+      // The page's own tags take the place of index.html's title and description.
+      .replace(/<title>[\s\S]*?<\/title>/, () => head)
+      .replace(/\s*<meta\s+name="description"[\s\S]*?>/, '')
+      // Functions, so a `$` in the CSS or the markup is not read as a replacement pattern.
+      .replace(stylesheet, () => `${preloads ? `${preloads.trimStart()}\n    ` : ''}<style>${css}</style>`)
+      .replace('<div id="root"></div>', () => `<div id="root">${html}</div>`)
+  );
+}
+
+/**
+ * The shell for every path that is not prerendered: index.html, kept out of search results.
+ * @param {string} template
+ */
+export function shellHtml(template) {
+  return template.replace('</head>', '  <meta name="robots" content="noindex" />\n  </head>');
+}
+
+function kilobytes(/** @type {number} */ bytes) {
+  return `${(bytes / 1000).toFixed(2)} kB`;
+}
+
+/**
+ * @param {{ entry?: string }} [options]
+ * @returns {import('vite').Plugin}
+ */
+export function prerenderPlugin({ entry = 'src/boot/entry-server.tsx' } = {}) {
+  /** @type {import('vite').ResolvedConfig} */
+  let config;
+  return {
+    name: 'yyc-prerender',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+    configResolved(resolved) {
+      config = resolved;
+    },
+    async writeBundle(options) {
+      const outDir = options.dir ?? path.resolve(config.root, config.build.outDir);
+      // Inside the project, so Node resolves the server build's packages from node_modules.
+      const serverDir = await mkdtemp(path.join(config.root, '.prerender-'));
+      try {
+        await build({
+          configFile: false,
+          root: config.root,
+          mode: config.mode,
+          envDir: config.envDir,
+          logLevel: 'warn',
+          resolve: { alias: config.resolve.alias },
+          plugins: [react()],
+          build: {
+            ssr: entry,
+            outDir: serverDir,
+            emptyOutDir: true,
+            copyPublicDir: false,
+            minify: false,
+            rollupOptions: { output: { format: 'es', entryFileNames: 'entry-server.mjs' } },
+          },
+        });
+        /** @type {typeof import('../../src/boot/entry-server')} */
+        const server = await import(pathToFileURL(path.join(serverDir, 'entry-server.mjs')).href);
+
+        const template = await readFile(path.join(outDir, 'index.html'), 'utf8');
+        const cssHref = /<link rel="stylesheet"[^>]*href="([^"]+\.css)"/.exec(template)?.[1];
+        if (!cssHref) throw new Error('index.html has no stylesheet link to inline');
+        const css = await readFile(path.join(outDir, cssHref), 'utf8');
+        await writeFile(path.join(outDir, SPA_SHELL), shellHtml(template));
+
+        const indexable = [];
+        for (const pathname of server.builtPages) {
+          const page = await server.render(pathname);
+          if (page.indexable) indexable.push(pathname);
+          // No modulepreload for the route's chunk: on a slow link the preloads took bandwidth
+          // from the page and held its first paint (Lighthouse, see vite.config.ts); main.tsx
+          // fetches the chunk before hydrating, after the page is on screen.
+          const html = pageHtml(template, { ...page, css, preload: [] });
+          const file = server.pageFile(pathname);
+          await writeFile(path.join(outDir, file), html);
+          const gzip = gzipSync(html, { level: 9 }).length;
+          const brotli = brotliCompressSync(html).length;
+          config.logger.info(
+            `prerendered ${pathname.padEnd(10)} dist/${file.padEnd(14)} ${kilobytes(html.length)} │ gzip: ${kilobytes(gzip)} │ brotli: ${kilobytes(brotli)}`,
+          );
+        }
+
+        const origin = server.origin();
+        await writeFile(path.join(outDir, 'sitemap.xml'), sitemapXml(origin, indexable));
+        await writeFile(path.join(outDir, 'robots.txt'), robotsTxt(origin, server.privatePaths));
+        if (!config.env.VITE_SITE_URL) {
+          config.logger.warn(`VITE_SITE_URL is not set: canonical and share URLs use ${origin}.`);
+        }
+      } finally {
+        await rm(serverDir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,556 @@
+#!/usr/bin/env node
+// @ts-check
+// `npm run smoke -- <site-url>`: checks a deployed site and its Supabase project from outside,
+// as a visitor's browser reaches them, before a customer finds out what is wrong. It takes the
+// project URL and the public key from the site's own built JavaScript (what every visitor gets),
+// never from the command line, so it checks the project the build really points at. One line per
+// check; exit 1 when any fails (2 when the site's build cannot be read at all).
+//
+//   npm run smoke -- https://app.yesyoucanbook.com
+//
+// It writes nothing anywhere, except that the avatars check tries one anonymous upload, which
+// a correct project refuses. The outgoing e-mail (SMTP) is not visible from outside: the auth
+// server's public settings do not show it (GoTrue internal/api/settings.go); README, "Going live",
+// says how to tell it works.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HASHED_ASSETS_PREFIX, supabaseOrigins } from '../build/security-headers.mjs';
+
+/**
+ * @typedef {{ name: string, ok: boolean, detail: string }} CheckResult
+ * @typedef {{ url: string, text: string }} Script
+ * @typedef {{
+ *   siteUrl: string,
+ *   supabaseUrl: string,
+ *   anonKey: string,
+ *   scripts: Script[],
+ *   fetch?: typeof fetch,
+ * }} Target
+ *   siteUrl: the site's origin. supabaseUrl, anonKey: what its build holds. scripts: its built JS.
+ */
+
+/**
+ * The public pages, each with words only its own first HTML holds (the prerendered page, not
+ * the empty app shell): the headings of src/app/routes' pages, as `vite build` prerenders them
+ * (scripts/build/vite-prerender.mjs). Keep in step with the pages' copy in src/content/.
+ */
+export const PUBLIC_PAGES = Object.freeze([
+  { path: '/', text: 'Finish Your Book in 90 Days' },
+  { path: '/bundles', text: 'Compare Our Bundles' },
+  { path: '/upgrade', text: 'Congratulations on Your Purchase!' },
+  { path: '/privacy', text: 'What we keep' },
+  { path: '/auth', text: 'Subscriber Access' },
+]);
+
+/**
+ * Every table that holds a member's data (supabase/migrations): anon must read none of them,
+ * whether refused (401/403), not exposed (404) or filtered by row-level security to nothing.
+ */
+export const MEMBER_TABLES = Object.freeze([
+  'account_erasures',
+  'buyer_invitations',
+  'profiles',
+  'purchases',
+  'staff',
+  'tier_audit',
+  'tier_grants',
+  'user_tiers',
+  'webhook_events',
+]);
+
+/** The purchase webhook's providers (supabase/functions/purchase-webhook). */
+export const WEBHOOK_PROVIDERS = Object.freeze(['shopify', 'stripe']);
+
+const trimSlash = (/** @type {string} */ url) => url.replace(/\/+$/, '');
+const errorText = (/** @type {unknown} */ error) => (error instanceof Error ? error.message : String(error));
+/** A path nothing serves: a fresh one each run, so no cache answers for it. */
+const unlikelyName = () => `smoke-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+/**
+ * Fetches, turning a network failure into a thrown Error that names the URL.
+ * @param {typeof fetch} doFetch
+ * @param {string} url
+ * @param {RequestInit} [init]
+ */
+async function request(doFetch, url, init) {
+  try {
+    return await doFetch(url, { redirect: 'manual', ...init });
+  } catch (error) {
+    throw new Error(`${url} did not answer: ${errorText(error)}`);
+  }
+}
+
+/** The `role` claim of a JWT, or undefined. @param {string} token */
+function jwtRole(token) {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    return typeof payload?.role === 'string' ? payload.role : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The values a Vite build inlined for one variable (`VITE_X:"…"` in the env object it writes).
+ * @param {string} text @param {string} name
+ */
+function inlinedValues(text, name) {
+  const re = new RegExp(`${name}\\s*:\\s*(?:"([^"]*)"|'([^']*)'|\`([^\`$]*)\`)`, 'g');
+  return [...text.matchAll(re)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+}
+
+/**
+ * Reads the site's build from outside: its home page, every /assets/ script reachable from it,
+ * and the Supabase URL and public key those scripts hold.
+ * @param {string} siteUrl
+ * @param {typeof fetch} [doFetch]
+ * @returns {Promise<Target>}
+ */
+export async function readSiteBuild(siteUrl, doFetch = globalThis.fetch) {
+  const origin = new URL(siteUrl).origin;
+  const home = await request(doFetch, `${origin}/`);
+  if (!home.ok) throw new Error(`${origin}/ answered ${home.status}`);
+  const html = await home.text();
+  /** @type {string[]} */
+  const queue = [];
+  const seen = new Set();
+  const enqueue = (/** @type {string} */ name) => {
+    const url = `${origin}${HASHED_ASSETS_PREFIX}${name}`;
+    if (!seen.has(url)) {
+      seen.add(url);
+      queue.push(url);
+    }
+  };
+  for (const m of html.matchAll(/(?:src|href)="\/assets\/([\w.-]+\.js)"/g)) enqueue(/** @type {string} */ (m[1]));
+  /** @type {Script[]} */
+  const scripts = [];
+  while (queue.length && scripts.length < 500) {
+    const url = /** @type {string} */ (queue.shift());
+    const res = await request(doFetch, url);
+    if (!res.ok) throw new Error(`${url}, a script the site names, answered ${res.status}`);
+    const text = await res.text();
+    scripts.push({ url, text });
+    // Static imports ("./x.js"), dynamic imports and Vite's preload lists ("assets/x.js").
+    for (const m of text.matchAll(/["'`](?:\.\/|\/?assets\/)([\w.-]+\.js)["'`]/g))
+      enqueue(/** @type {string} */ (m[1]));
+  }
+  if (!scripts.length) throw new Error(`${origin}/ names no /assets/ script: is this the site's build?`);
+  const all = scripts.map((s) => s.text).join('\n');
+  const urls = [...new Set(inlinedValues(all, 'VITE_SUPABASE_URL'))];
+  const keys = [...new Set(inlinedValues(all, 'VITE_SUPABASE_ANON_KEY'))];
+  if (urls.length !== 1 || keys.length !== 1)
+    throw new Error(
+      `the site's scripts should hold one VITE_SUPABASE_URL and one VITE_SUPABASE_ANON_KEY, found ${urls.length} and ${keys.length}`,
+    );
+  return {
+    siteUrl: origin,
+    supabaseUrl: trimSlash(/** @type {string} */ (urls[0])),
+    anonKey: /** @type {string} */ (keys[0]),
+    scripts,
+    fetch: doFetch,
+  };
+}
+
+/** @param {string} name @param {boolean} ok @param {string} detail @returns {CheckResult} */
+const result = (name, ok, detail) => ({ name, ok, detail });
+
+/**
+ * Runs `body`, turning a thrown error (a host that did not answer) into a failed check.
+ * @param {string} name
+ * @param {() => Promise<CheckResult>} body
+ * @returns {Promise<CheckResult>}
+ */
+async function guarded(name, body) {
+  try {
+    return await body();
+  } catch (error) {
+    return result(name, false, errorText(error));
+  }
+}
+
+/**
+ * One check per public page: 200, HTML, with the page's own words in the first answer.
+ * @param {{ path: string, text: string }} page
+ */
+export function checkPublicPage(page) {
+  /** @param {Target} target */
+  return function checkPage({ siteUrl, fetch: doFetch = globalThis.fetch }) {
+    const name = `public page ${page.path} answers with its own text`;
+    return guarded(name, async () => {
+      const res = await request(doFetch, `${siteUrl}${page.path}`);
+      if (res.status !== 200) return result(name, false, `answered ${res.status}`);
+      const html = await res.text();
+      if (!html.includes(page.text))
+        return result(name, false, `its HTML lacks "${page.text}": served the app shell, or an old build?`);
+      return result(name, true, `200, "${page.text}"`);
+    });
+  };
+}
+
+/**
+ * An unknown path gets the app shell (200, the root element and the app's script), so a link into
+ * the app works however it was reached.
+ * @param {Target} target
+ */
+export function checkUnknownPathShell({ siteUrl, fetch: doFetch = globalThis.fetch }) {
+  const name = 'an unknown path gets the app shell';
+  return guarded(name, async () => {
+    const url = `${siteUrl}/${unlikelyName()}`;
+    const res = await request(doFetch, url);
+    const html = res.status === 200 ? await res.text() : '';
+    const ok = res.status === 200 && html.includes('id="root"') && /<script type="module"[^>]+\/assets\//.test(html);
+    return result(
+      name,
+      ok,
+      ok
+        ? '200, the shell'
+        : `answered ${res.status}${html ? ' without the shell' : ''}: is the fallback to spa.html deployed?`,
+    );
+  });
+}
+
+/**
+ * A missing /assets/ file is a 404, not the app shell: after a deploy, a browser holding an old
+ * page gets a clean failure for a chunk that is gone (and reloads), not HTML as JavaScript.
+ * @param {Target} target
+ */
+export function checkMissingAsset404({ siteUrl, fetch: doFetch = globalThis.fetch }) {
+  const name = 'a missing /assets/ file is a 404';
+  return guarded(name, async () => {
+    const res = await request(doFetch, `${siteUrl}${HASHED_ASSETS_PREFIX}${unlikelyName()}.js`);
+    return result(name, res.status === 404, `answered ${res.status}`);
+  });
+}
+
+/**
+ * The Content-Security-Policy's connect-src names the project the build points at (its https
+ * and websocket origins), or every request the app makes to it is blocked.
+ * @param {Target} target
+ */
+export function checkCspNamesProject({ siteUrl, supabaseUrl, fetch: doFetch = globalThis.fetch }) {
+  const name = "the CSP's connect-src names the build's project";
+  return guarded(name, async () => {
+    const res = await request(doFetch, `${siteUrl}/`);
+    const csp = res.headers.get('content-security-policy');
+    if (!csp) return result(name, false, 'no Content-Security-Policy header');
+    const connect = csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .find(([directive]) => directive === 'connect-src');
+    const { http, ws } = supabaseOrigins(supabaseUrl);
+    const missing = [http, ws].filter((origin) => !connect?.includes(origin));
+    if (missing.length)
+      return result(
+        name,
+        false,
+        `connect-src lacks ${missing.join(' and ')} (has: ${connect?.slice(1).join(' ') ?? 'no connect-src'}): rebuild and redeploy the headers`,
+      );
+    return result(name, true, `${http} ${ws}`);
+  });
+}
+
+/** @param {Target} target */
+export function checkNosniff({ siteUrl, fetch: doFetch = globalThis.fetch }) {
+  const name = 'X-Content-Type-Options is nosniff';
+  return guarded(name, async () => {
+    const value = (await request(doFetch, `${siteUrl}/`)).headers.get('x-content-type-options');
+    return result(name, value?.toLowerCase() === 'nosniff', `X-Content-Type-Options: ${value ?? '(none)'}`);
+  });
+}
+
+/**
+ * The hashed files under /assets/ are cached for a year, immutable: the app's scripts load from
+ * the phone's cache on the next visit.
+ * @param {Target} target
+ */
+export function checkImmutableAssets({ scripts, fetch: doFetch = globalThis.fetch }) {
+  const name = '/assets/ files are cached immutable';
+  return guarded(name, async () => {
+    const first = scripts[0];
+    if (!first) return result(name, false, 'no /assets/ script to ask');
+    const value = (await request(doFetch, first.url)).headers.get('cache-control') ?? '';
+    const ok = /\bimmutable\b/.test(value) && /\bmax-age=31536000\b/.test(value);
+    return result(name, ok, `${new URL(first.url).pathname}: Cache-Control: ${value || '(none)'}`);
+  });
+}
+
+/**
+ * The project's auth server answers the site's key, with e-mail sign-in on and e-mail
+ * confirmations on (`mailer_autoconfirm: false`): with them off, whoever signs up first with a
+ * buyer's address gets the buyer's account (docs/database.md, issue 25).
+ * @param {Pick<Target, 'supabaseUrl' | 'anonKey' | 'fetch'>} target
+ */
+export async function checkAuthSettings({ supabaseUrl, anonKey, fetch: doFetch = globalThis.fetch }) {
+  const name = 'auth answers, e-mail sign-in and confirmations on';
+  return guarded(name, async () => {
+    const url = `${trimSlash(supabaseUrl)}/auth/v1/settings`;
+    const res = await request(doFetch, url, { headers: { apikey: anonKey } });
+    if (!res.ok) return result(name, false, `${url} answered ${res.status}: is the key this project's?`);
+    const settings = /** @type {{ external?: { email?: unknown }, mailer_autoconfirm?: unknown }} */ (await res.json());
+    if (settings.external?.email !== true)
+      return result(name, false, 'e-mail sign-in is off: turn on the Email provider (Auth → Sign In / Providers)');
+    if (settings.mailer_autoconfirm !== false)
+      return result(
+        name,
+        false,
+        `mailer_autoconfirm: ${JSON.stringify(settings.mailer_autoconfirm)}: turn "Confirm email" on (supabase config push, or Auth → Sign In / Providers → Email); with it off, whoever signs up first with a buyer's address gets their account (docs/database.md)`,
+      );
+    return result(name, true, 'external.email: true, mailer_autoconfirm: false');
+  });
+}
+
+/** The headers anon sends, as supabase-js does. @param {string} anonKey */
+const anonHeaders = (anonKey) => ({
+  apikey: anonKey,
+  ...(anonKey.startsWith('sb_') ? {} : { authorization: `Bearer ${anonKey}` }),
+});
+
+/**
+ * Whether a bucket is public, asked as Storage's public object-info route answers anyone (storage
+ * src/http/routes/object/getObjectInfo.ts: a public route, never authenticated) for a name nothing
+ * has: a bucket that is not public is "Bucket not found", a public one "Object not found". Both
+ * are HTTP 400 on hosted Storage, so the answer's words tell them apart.
+ * @param {typeof fetch} doFetch @param {string} supabaseUrl @param {string} anonKey @param {string} bucket
+ * @returns {Promise<'private' | 'public' | string>}
+ */
+async function bucketVisibility(doFetch, supabaseUrl, anonKey, bucket) {
+  const res = await request(doFetch, `${supabaseUrl}/storage/v1/object/info/public/${bucket}/${unlikelyName()}.pdf`, {
+    headers: { apikey: anonKey },
+  });
+  const text = await res.text();
+  if (res.ok) return `answered ${res.status} for an object that should not exist`;
+  if (/Bucket not found/.test(text)) return 'private';
+  if (/Object not found/.test(text)) return 'public';
+  return `answered ${res.status} ${text.slice(0, 120)}`;
+}
+
+/**
+ * What anon's listing of a bucket shows: an error or nothing passes.
+ * @param {typeof fetch} doFetch @param {string} supabaseUrl @param {string} anonKey @param {string} bucket
+ */
+async function anonListing(doFetch, supabaseUrl, anonKey, bucket) {
+  const res = await request(doFetch, `${supabaseUrl}/storage/v1/object/list/${bucket}`, {
+    method: 'POST',
+    headers: { ...anonHeaders(anonKey), 'content-type': 'application/json' },
+    body: JSON.stringify({ prefix: '', limit: 10 }),
+  });
+  const body = res.ok ? /** @type {unknown} */ (await res.json()) : null;
+  return Array.isArray(body) && body.length ? `lists ${body.length}+ entries` : null;
+}
+
+/**
+ * The members' files stay private: anon cannot list `resources`, and its public route refuses.
+ * @param {Target} target
+ */
+export function checkResourcesPrivate({ supabaseUrl, anonKey, fetch: doFetch = globalThis.fetch }) {
+  const name = 'anon cannot list or read the resources bucket';
+  return guarded(name, async () => {
+    const listed = await anonListing(doFetch, supabaseUrl, anonKey, 'resources');
+    if (listed) return result(name, false, `anon's listing ${listed}: a storage policy lets anon see members' files`);
+    const visibility = await bucketVisibility(doFetch, supabaseUrl, anonKey, 'resources');
+    if (visibility !== 'private')
+      return result(
+        name,
+        false,
+        visibility === 'public'
+          ? 'resources is a public bucket: anyone with a file name downloads it (Storage → resources → make private)'
+          : `its public route ${visibility}`,
+      );
+    return result(name, true, 'listing empty, public route refused');
+  });
+}
+
+/**
+ * anon reads none of the member tables.
+ * @param {Target} target
+ */
+export function checkMemberTablesClosed({ supabaseUrl, anonKey, fetch: doFetch = globalThis.fetch }) {
+  const name = 'anon reads no member table';
+  return guarded(name, async () => {
+    /** @type {string[]} */
+    const open = [];
+    for (const table of MEMBER_TABLES) {
+      const res = await request(doFetch, `${supabaseUrl}/rest/v1/${table}?select=*&limit=1`, {
+        headers: anonHeaders(anonKey),
+      });
+      if (res.status === 401 || res.status === 403 || res.status === 404) continue;
+      const body = res.ok ? /** @type {unknown} */ (await res.json()) : null;
+      if (res.ok && Array.isArray(body) && body.length === 0) continue;
+      open.push(`${table} (${res.status}${Array.isArray(body) ? `, ${body.length} row` : ''})`);
+    }
+    return open.length
+      ? result(name, false, `anon gets rows or an unexpected answer from ${open.join(', ')}`)
+      : result(name, true, MEMBER_TABLES.join(', '));
+  });
+}
+
+/**
+ * avatars serves public reads only: its public route works, anon lists nothing and cannot upload.
+ * @param {Target} target
+ */
+export function checkAvatarsPublicReadOnly({ supabaseUrl, anonKey, fetch: doFetch = globalThis.fetch }) {
+  const name = 'avatars serves public reads only';
+  return guarded(name, async () => {
+    const visibility = await bucketVisibility(doFetch, supabaseUrl, anonKey, 'avatars');
+    if (visibility !== 'public')
+      return result(
+        name,
+        false,
+        `its public route: ${visibility === 'private' ? 'refused (the bucket is private; members’ pictures will not show)' : visibility}`,
+      );
+    const listed = await anonListing(doFetch, supabaseUrl, anonKey, 'avatars');
+    if (listed) return result(name, false, `anon's listing ${listed}`);
+    const upload = await request(doFetch, `${supabaseUrl}/storage/v1/object/avatars/${unlikelyName()}/avatar.png`, {
+      method: 'POST',
+      headers: { ...anonHeaders(anonKey), 'content-type': 'image/png' },
+      body: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+    });
+    if (upload.ok)
+      return result(name, false, `anon uploaded to avatars (${upload.status}): an insert policy lets anon write`);
+    return result(name, true, `public reads; anon listing empty; anon upload refused (${upload.status})`);
+  });
+}
+
+/**
+ * The purchase webhook refuses an unsigned request: 401 from each provider that is on (404 from
+ * one that is off), and at least one on. A 2xx would grant tiers to anyone; a 5xx means the
+ * function cannot run (a missing secret stops it: supabase secrets set).
+ * @param {Target} target
+ */
+export function checkWebhookRefusesUnsigned({ supabaseUrl, fetch: doFetch = globalThis.fetch }) {
+  const name = 'the purchase webhook refuses an unsigned request';
+  return guarded(name, async () => {
+    /** @type {string[]} */
+    const answers = [];
+    let refused = 0;
+    let bad = false;
+    let gateway = false;
+    let missing = false;
+    for (const provider of WEBHOOK_PROVIDERS) {
+      const res = await request(doFetch, `${supabaseUrl}/functions/v1/purchase-webhook/${provider}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      const body = /** @type {{ ok?: unknown } | null} */ (await res.json().catch(() => null));
+      answers.push(`${provider} ${res.status}`);
+      // The function's own refusal is `{ ok: false, error }`; a 401 without it is the gateway's
+      // (deployed without --no-verify-jwt), which refuses the checkout's signed calls as well.
+      if (res.status === 401 && body?.ok === false) refused++;
+      else if (res.status === 401) gateway = true;
+      else if (res.status === 404 && body?.ok !== false) missing = true;
+      else if (res.status !== 404) bad = true;
+    }
+    const detail = answers.join(', ');
+    if (missing)
+      return result(
+        name,
+        false,
+        `${detail}, not from the function: deploy it (supabase functions deploy purchase-webhook)`,
+      );
+    if (gateway)
+      return result(
+        name,
+        false,
+        `${detail}, not from the function: redeploy with --no-verify-jwt (checkouts send no Supabase token)`,
+      );
+    if (bad)
+      return result(
+        name,
+        false,
+        `${detail}: deployed with --no-verify-jwt, and its secrets set (supabase secrets set)?`,
+      );
+    if (!refused)
+      return result(name, false, `${detail}: no provider is on; set SHOPIFY_WEBHOOK_SECRET or STRIPE_WEBHOOK_SECRET`);
+    return result(name, true, detail);
+  });
+}
+
+/**
+ * The built JS holds no key but the public one: no service-role JWT, no sb_secret_ key, no
+ * other project's key.
+ * @param {Target} target
+ */
+export async function checkOnlyPublicKey({ anonKey, scripts }) {
+  const name = 'the built JS holds only the public key';
+  const role = anonKey.startsWith('sb_')
+    ? anonKey.startsWith('sb_publishable_')
+      ? 'publishable'
+      : 'secret'
+    : jwtRole(anonKey);
+  if (role !== 'anon' && role !== 'publishable')
+    return result(
+      name,
+      false,
+      `VITE_SUPABASE_ANON_KEY is a ${role ?? 'unknown'} key: rebuild with the anon or publishable key`,
+    );
+  /** @type {string[]} */
+  const others = [];
+  for (const { url, text } of scripts) {
+    for (const m of text.matchAll(/eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{16,}|sb_(?:secret|publishable)_[\w-]{8,}/g)) {
+      const key = m[0];
+      if (key === anonKey) continue;
+      const kind = key.startsWith('sb_') ? key.slice(0, key.indexOf('_', 3)) : `JWT role ${jwtRole(key) ?? '?'}`;
+      others.push(`${kind} in ${new URL(url).pathname}`);
+    }
+  }
+  return others.length
+    ? result(name, false, `also: ${[...new Set(others)].join(', ')}`)
+    : result(name, true, `${role} key only, ${scripts.length} scripts read`);
+}
+
+/** Every check, in order. @type {((target: Target) => Promise<CheckResult>)[]} */
+export const CHECKS = [
+  ...PUBLIC_PAGES.map(checkPublicPage),
+  checkUnknownPathShell,
+  checkMissingAsset404,
+  checkCspNamesProject,
+  checkNosniff,
+  checkImmutableAssets,
+  checkAuthSettings,
+  checkResourcesPrivate,
+  checkMemberTablesClosed,
+  checkAvatarsPublicReadOnly,
+  checkWebhookRefusesUnsigned,
+  checkOnlyPublicKey,
+];
+
+/**
+ * Runs every check against `target`, one after another.
+ * @param {Target} target
+ * @returns {Promise<CheckResult[]>}
+ */
+export async function runChecks(target) {
+  const results = [];
+  for (const check of CHECKS) results.push(await check(target));
+  return results;
+}
+
+/**
+ * The site's URL: the one argument.
+ * @param {string[]} argv
+ */
+export function parseArgs(argv) {
+  const [siteUrl, ...rest] = argv;
+  if (!siteUrl || rest.length || siteUrl.startsWith('-'))
+    throw new Error('usage: npm run smoke -- <site-url>   (e.g. https://app.yesyoucanbook.com)');
+  const url = new URL(siteUrl);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${siteUrl} is not an http(s) URL`);
+  return { siteUrl: url.origin };
+}
+
+async function main() {
+  const { siteUrl } = parseArgs(process.argv.slice(2));
+  const target = await readSiteBuild(siteUrl);
+  console.log(`[smoke] ${target.siteUrl} → project ${target.supabaseUrl}`);
+  const results = await runChecks(target);
+  for (const { name, ok, detail } of results) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}`);
+  if (results.some((r) => !r.ok)) process.exitCode = 1;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(`[smoke] ${errorText(error)}`);
+    process.exit(2);
+  });
+}
