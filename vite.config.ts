@@ -36,7 +36,7 @@ export default defineConfig(({ mode }) => ({
     earlyInputPlugin(earlyInput),
     // The production headers and fallback: written into dist/ by the build, used by `vite preview`.
     securityHeadersPlugin({ scriptHashes: [scriptHash(earlyInput)] }),
-    // The public pages as HTML (src/entry-server.tsx), sitemap.xml and robots.txt.
+    // The public pages as HTML (src/boot/entry-server.tsx), sitemap.xml and robots.txt.
     prerenderPlugin(),
     // Which module ended up in which chunk (dist/.vite/chunk-map.json), for the budget check.
     chunkMapPlugin(),

@@ -1,6 +1,6 @@
 // @ts-check
 /* global document, window, requestAnimationFrame, addEventListener -- the scenarios' checks and watchForAnswer run in the page */
-// `npm run perf`'s first-tap table (issue 19): how soon the page answers a visitor who acts
+// `npm run perf`'s first-tap table: how soon the page answers a visitor who acts
 // as soon as it shows, on a mid-range phone: 4x CPU slowdown, 150 ms round trips, 1.6 Mbps
 // down, 412 px wide, touch. Lighthouse never taps, so this does: for each scenario a fresh
 // browser opens the page, waits for its first contentful paint, acts, and times from the

@@ -10,7 +10,7 @@
 /** Outside origins the app itself uses; keep in step with `src/content/site.ts`. */
 export const VIDEO_PLAYER_ORIGIN = 'https://www.youtube-nocookie.com';
 export const MARKETPLACE_SDK_ORIGIN = 'https://cdn.shopify.com';
-/** Who may frame the site: the marketplace's admin (decision 9: purchase buttons in a frame). */
+/** Who may frame the site: the marketplace's admin (purchase buttons work in its frame; docs/decisions/009-purchase-buttons-are-links.md). */
 export const MARKETPLACE_FRAME_ANCESTORS = ['https://admin.shopify.com', 'https://*.myshopify.com'];
 
 /** Vite puts content-hashed files here; they never change under the same name. */

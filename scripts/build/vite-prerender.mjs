@@ -1,8 +1,8 @@
 // @ts-check
 // Vite plugin: after the client build, renders the public pages to HTML with the app's own
-// routes and components (src/entry-server.tsx, built for Node into .prerender-*, then removed) and
+// routes and components (src/boot/entry-server.tsx, built for Node into .prerender-*, then removed) and
 // writes them into dist/: index.html (/), bundles.html (/bundles), ..., and the member pages'
-// shells (resources.html: /resources before the member's data, src/app/page-shells.ts). Each page gets its
+// shells (resources.html: /resources before the member's data, src/boot/page-shells.ts). Each page gets its
 // head tags, its CSS inlined (no render-blocking stylesheet) and the rendered markup in #root. Every other
 // path is served spa.html, the untouched client shell. Also writes sitemap.xml and robots.txt.
 import react from '@vitejs/plugin-react';

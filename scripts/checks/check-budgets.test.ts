@@ -18,7 +18,7 @@ import {
 import { chunkMapOf } from '../build/vite-chunk-map.mjs';
 
 const fixtures = fileURLToPath(new URL('./fixtures/budgets', import.meta.url));
-/** A build as issue 9 wants it: prerendered pages, supabase-js only behind `import()`. */
+/** A lean build: prerendered pages, supabase-js only behind `import()`. */
 const lean = path.join(fixtures, 'lean');
 /** The build before: an empty index.html, supabase-js and react-query in the entry. */
 const heavy = path.join(fixtures, 'heavy');

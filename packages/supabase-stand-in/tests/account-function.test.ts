@@ -1,4 +1,4 @@
-// The account function end to end (issue 26): the stand-in, the function in real Deno, GoTrue's
+// The account function end to end: the stand-in, the function in real Deno, GoTrue's
 // admin delete, the Storage API and the database's triggers and policies. A member exports and
 // deletes their own account; staff erase a member; nobody else can do either; and a deleted
 // member's unexpired access token reads and signs nothing while its refresh token fails.

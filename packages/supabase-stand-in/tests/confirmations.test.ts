@@ -1,4 +1,4 @@
-// Issue 25: the stand-in follows GoTrue's source in either posture, read from
+// The stand-in follows GoTrue's source in either posture, read from
 // supabase/config.toml as `supabase start` reads it. Each test names the GoTrue file
 // (github.com/supabase/auth) whose behaviour it checks. `on` is the repo's posture
 // (enable_confirmations = true); `off` is the same config with confirmations off.

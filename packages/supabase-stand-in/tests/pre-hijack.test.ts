@@ -1,4 +1,4 @@
-// Issue 25: whoever registers a buyer's address first never gets the buyer's account or files.
+// Whoever registers a buyer's address first never gets the buyer's account or files.
 // Played as an attacker would: plain HTTP to /auth/v1 with the public (anon) key, whatever the
 // app's own client does. The buyer pays through the real purchase webhook (Deno), follows the
 // links the local inbox holds, and chooses a password as the set-password page does. Each
@@ -137,7 +137,7 @@ async function expectOwnerHoldsFiles(email: string) {
   expect((await fetch(signed.data!.signedUrl)).status).toBe(200);
 }
 
-describe('pre-hijacked accounts (issue 25), attacked through the public API', () => {
+describe('pre-hijacked accounts, attacked through the public API', () => {
   it('A, the purchase path: attacker signs up, buyer pays, the webhook invites, the buyer accepts', async () => {
     const email = uniqueEmail('buyer-a');
     const signUp = await attackerPost('signup', { email, password: ATTACKER_PASSWORD });

@@ -1,6 +1,6 @@
 // The ledger through the stand-in: a purchase or refund recorded by the webhook RPCs
 // (service_role) reaches the buyer's open page as a realtime UPDATE of their own user_tiers
-// row, and only theirs (issue 8: /resources follows user_tiers live).
+// row, and only theirs (/resources follows user_tiers live).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealtimePostgresUpdatePayload, SupabaseClient } from '@supabase/supabase-js';
 import { serviceClient, signedIn, startStandIn, waitFor, type StandIn } from './helpers';

@@ -1,4 +1,4 @@
-// Issue 25: the smoke check (scripts/checks/smoke.mjs) fails a project whose auth server confirms
+// The smoke check (scripts/checks/smoke.mjs) fails a project whose auth server confirms
 // e-mail addresses by itself, and passes the posture the repo's config.toml runs. The whole
 // check, against a built site, runs in e2e/smoke.spec.ts and e2e/smoke-faults.spec.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
 // the app's webhook secret (base64 HMAC-SHA256 in X-Shopify-Hmac-Sha256) and names each
 // delivery in X-Shopify-Webhook-Id, the id retries keep, which the database de-duplicates.
 // Shopify signs no timestamp, so there is no staleness to check: a replayed delivery is caught
-// by its webhook id instead (docs/decisions.md #29).
+// by its webhook id instead (docs/decisions/029-stale-webhook-signatures.md).
 import { fromBase64, timingSafeEqual } from './crypto.ts';
 import {
   decimalToMinorUnits,
