@@ -1,12 +1,13 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react';
 import { errorMessage } from '@/lib/error-message';
 import { Button, type ButtonSize, type ButtonVariant } from './button';
 import { Label } from './label';
 
 /**
  * The site's one way to write a form: `useForm` holds what a submit is doing (busy, its
- * phase, the form's error and the fields' errors); `Field`, `FormAlert` and `SubmitButton`
- * show them with the ids and ARIA wired the same way everywhere.
+ * phase, the form's error and the fields' errors); `Form` runs the submit through it, and
+ * `Field`, `FormAlert` and `SubmitButton` show its state with the ids and ARIA wired the same
+ * way everywhere.
  *
  * The values stay in the inputs, not here: the prerendered forms are uncontrolled, so what a
  * visitor types before the app hydrates is what the submit reads (src/lib/use-typed-before-app.ts).
@@ -63,13 +64,11 @@ export function useForm<Phase extends string = 'busy'>(onBusyChange?: (busy: boo
     onBusyChange?.(next !== null);
   }
 
-  /** A <form>'s onSubmit: no page load, and nothing while a submit is running. */
-  function onSubmit(handler: (form: HTMLFormElement) => unknown) {
-    return (event: FormEvent<HTMLFormElement>) => {
-      event.preventDefault();
-      if (running.current) return;
-      void handler(event.currentTarget);
-    };
+  /** A submit event: no page load, and the handler only when no submit is running. */
+  function handle(event: FormEvent<HTMLFormElement>, handler: SubmitHandler) {
+    event.preventDefault();
+    if (running.current) return;
+    void handler(event.currentTarget);
   }
 
   /** Runs the work as `phase`, clearing the form's error; true when it succeeded. */
@@ -87,11 +86,33 @@ export function useForm<Phase extends string = 'busy'>(onBusyChange?: (busy: boo
     return true;
   }
 
-  return { busy, isBusy: busy !== null, error, setError, fieldErrors, setFieldErrors, onSubmit, run };
+  return { busy, isBusy: busy !== null, error, setError, fieldErrors, setFieldErrors, handle, run };
+}
+
+/** What a submit does with the form; busy from `run` until it settles. */
+export type SubmitHandler = (form: HTMLFormElement) => unknown;
+
+/**
+ * A <form> whose submit goes through `state` (useForm's): marked aria-busy while busy, a
+ * second submit dropped. The fields keep their own values; `onSubmit` reads them.
+ */
+export function Form({
+  state,
+  onSubmit,
+  ...props
+}: Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> & {
+  state: Pick<ReturnType<typeof useForm>, 'isBusy' | 'handle'>;
+  onSubmit: SubmitHandler;
+}) {
+  return <form aria-busy={state.isBusy} {...props} onSubmit={(event) => state.handle(event, onSubmit)} />;
 }
 
 /** The props a Field gives its control: its id and the ARIA that ties it to its messages. */
-export type FieldControlProps = { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
+export type FieldControlProps = {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+};
 
 /**
  * A label, its control, the field's error and a hint. The control comes from `children`,

@@ -1,7 +1,7 @@
 import { useId, useRef } from 'react';
 import { ConfirmFooter } from '@/components/ui/confirm-footer';
 import { FormDialog } from '@/components/ui/dialog';
-import { Field, useForm } from '@/components/ui/form';
+import { Field, Form, useForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { account } from '@/content/account';
 
@@ -53,7 +53,7 @@ function DeleteAccountForm({
   }
 
   return (
-    <form noValidate onSubmit={form.onSubmit(submit)} aria-busy={form.isBusy} className="flex flex-col gap-4">
+    <Form state={form} onSubmit={submit} noValidate className="flex flex-col gap-4">
       <p className="text-navy-900">{copy.goes}</p>
       <p className="text-navy-900">{copy.kept}</p>
       <Field id={`${id}-password`} label={copy.password} error={problem} hint={copy.passwordHint} alert>
@@ -70,6 +70,6 @@ function DeleteAccountForm({
         )}
       </Field>
       <ConfirmFooter busy={form.isBusy} idle={copy.submit} busyLabel={copy.busy} cancel={copy.cancel} />
-    </form>
+    </Form>
   );
 }

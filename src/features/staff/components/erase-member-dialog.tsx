@@ -2,7 +2,7 @@ import { useId, useRef } from 'react';
 import { toast } from 'sonner';
 import { ConfirmFooter } from '@/components/ui/confirm-footer';
 import { FormDialog } from '@/components/ui/dialog';
-import { Field, FormAlert, useForm } from '@/components/ui/form';
+import { Field, Form, FormAlert, useForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import { account } from '@/content/account';
@@ -66,7 +66,7 @@ function EraseForm({
   }
 
   return (
-    <form noValidate onSubmit={form.onSubmit(submit)} aria-busy={form.isBusy} className="flex flex-col gap-5">
+    <Form state={form} onSubmit={submit} noValidate className="flex flex-col gap-5">
       <Field id={`${id}-email`} label={copy.email} error={problems.email}>
         {(control) => (
           <Input
@@ -84,6 +84,6 @@ function EraseForm({
       </Field>
       <FormAlert message={form.error} prefix="Nothing was erased: " />
       <ConfirmFooter busy={form.isBusy} idle={copy.submit} busyLabel={copy.busy} cancel={copy.cancel} />
-    </form>
+    </Form>
   );
 }

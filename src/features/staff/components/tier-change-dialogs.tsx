@@ -2,7 +2,7 @@ import { useId, useRef, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { ConfirmFooter } from '@/components/ui/confirm-footer';
 import { FormDialog } from '@/components/ui/dialog';
-import { Field, FormAlert, useForm } from '@/components/ui/form';
+import { Field, Form, FormAlert, useForm } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { tierLabel, tiers, type Tier } from '@/content/tiers';
@@ -52,7 +52,7 @@ function ReasonForm({
   }
 
   return (
-    <form noValidate onSubmit={form.onSubmit(handleSubmit)} aria-busy={form.isBusy} className="flex flex-col gap-5">
+    <Form state={form} onSubmit={handleSubmit} noValidate className="flex flex-col gap-5">
       {children?.(form.isBusy)}
       <Field
         id={`${id}-reason`}
@@ -77,7 +77,7 @@ function ReasonForm({
       </Field>
       <FormAlert message={form.error} prefix="Nothing was changed: " />
       <ConfirmFooter busy={form.isBusy} idle={submit} busyLabel="Saving..." variant={variant} />
-    </form>
+    </Form>
   );
 }
 
