@@ -1,4 +1,12 @@
-import { useRef, useState, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react';
+import {
+  cloneElement,
+  useRef,
+  useState,
+  type FormEvent,
+  type FormHTMLAttributes,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import { errorMessage } from '@/lib/error-message';
 import { Button, type ButtonSize, type ButtonVariant } from './button';
 import { Label } from './label';
@@ -110,15 +118,16 @@ export function Form({
 /** The props a Field gives its control: its id and the ARIA that ties it to its messages. */
 export type FieldControlProps = {
   id: string;
-  'aria-invalid': true | undefined;
-  'aria-describedby': string | undefined;
+  'aria-invalid'?: true | undefined;
+  'aria-describedby'?: string | undefined;
 };
 
 /**
- * A label, its control, the field's error and a hint. The control comes from `children`,
- * which receive the id and ARIA to spread on it. `alert`: the error is announced as it appears
- * (role="alert"); `describedBy`: further ids that describe the control, and `invalid` marks it
- * invalid, for a problem said elsewhere (the form's alert).
+ * A label, its control (the one child: an input, a textarea, a select), the field's error and
+ * a hint. The control is given its id and the ARIA that ties it to them. `alert`: the error is
+ * announced as it appears (role="alert"); `describedBy`: further ids that describe the
+ * control, and `invalid` marks it invalid, for a problem said elsewhere (the form's alert).
+ * `after`: what follows the field (a link that belongs to it).
  */
 export function Field({
   id,
@@ -129,6 +138,7 @@ export function Field({
   alert = false,
   describedBy,
   invalid = false,
+  after,
   children,
 }: {
   id: string;
@@ -139,13 +149,19 @@ export function Field({
   alert?: boolean;
   describedBy?: string;
   invalid?: boolean;
-  children: (control: FieldControlProps) => ReactNode;
+  after?: ReactNode;
+  children: ReactElement<FieldControlProps>;
 }) {
   const ids = [error && `${id}-error`, hint != null && `${id}-hint`, describedBy].filter(Boolean).join(' ');
+  const control: FieldControlProps = {
+    id,
+    'aria-invalid': error || invalid ? true : undefined,
+    'aria-describedby': ids || undefined,
+  };
   return (
     <div className="flex flex-col gap-1.5">
       <Label htmlFor={id}>{label}</Label>
-      {children({ id, 'aria-invalid': error || invalid ? true : undefined, 'aria-describedby': ids || undefined })}
+      {cloneElement(children, control)}
       {error && (
         <p id={`${id}-error`} role={alert ? 'alert' : undefined} className="text-sm font-semibold text-red-700">
           {error}
@@ -156,6 +172,7 @@ export function Field({
           {hint}
         </p>
       )}
+      {after}
     </div>
   );
 }

@@ -57,17 +57,14 @@ function DeleteAccountForm({
       <p className="text-navy-900">{copy.goes}</p>
       <p className="text-navy-900">{copy.kept}</p>
       <Field id={`${id}-password`} label={copy.password} error={problem} hint={copy.passwordHint} alert>
-        {(control) => (
-          <Input
-            ref={field}
-            {...control}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            // Read-only, not disabled, while deleting: a refusal puts focus back at once.
-            readOnly={form.isBusy}
-          />
-        )}
+        <Input
+          ref={field}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          // Read-only, not disabled, while deleting: a refusal puts focus back at once.
+          readOnly={form.isBusy}
+        />
       </Field>
       <ConfirmFooter busy={form.isBusy} idle={copy.submit} busyLabel={copy.busy} cancel={copy.cancel} />
     </Form>

@@ -175,23 +175,18 @@ function EditProfileForm({
         initials={getInitials(name || displayName, email)}
       />
       <Field id={`${id}-name`} label="Display Name">
-        {({ id: nameId }) => (
-          <Input
-            id={nameId}
-            name="displayName"
-            autoComplete="name"
-            // The database refuses more (profiles.display_name check); say so before it does.
-            maxLength={80}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            placeholder="Your name"
-          />
-        )}
+        <Input
+          name="displayName"
+          autoComplete="name"
+          // The database refuses more (profiles.display_name check); say so before it does.
+          maxLength={80}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          placeholder="Your name"
+        />
       </Field>
       <Field id={`${id}-email`} label="Email" hint="Your sign-in e-mail cannot be changed here.">
-        {({ id: emailId, 'aria-describedby': describedBy }) => (
-          <Input id={emailId} type="email" value={email ?? ''} readOnly aria-describedby={describedBy} />
-        )}
+        <Input type="email" value={email ?? ''} readOnly />
       </Field>
       <ConfirmFooter
         busy={form.isBusy}

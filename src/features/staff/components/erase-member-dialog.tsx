@@ -68,19 +68,10 @@ function EraseForm({
   return (
     <Form state={form} onSubmit={submit} noValidate className="flex flex-col gap-5">
       <Field id={`${id}-email`} label={copy.email} error={problems.email}>
-        {(control) => (
-          <Input
-            ref={emailField}
-            {...control}
-            name="confirm-email"
-            type="email"
-            autoComplete="off"
-            readOnly={form.isBusy}
-          />
-        )}
+        <Input ref={emailField} name="confirm-email" type="email" autoComplete="off" readOnly={form.isBusy} />
       </Field>
       <Field id={`${id}-reason`} label="Reason" error={problems.reason} hint={copy.reasonHint}>
-        {(control) => <Textarea ref={reasonField} {...control} name="reason" rows={3} readOnly={form.isBusy} />}
+        <Textarea ref={reasonField} name="reason" rows={3} readOnly={form.isBusy} />
       </Field>
       <FormAlert message={form.error} prefix="Nothing was erased: " />
       <ConfirmFooter busy={form.isBusy} idle={copy.submit} busyLabel={copy.busy} cancel={copy.cancel} />

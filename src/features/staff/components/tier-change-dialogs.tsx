@@ -60,20 +60,17 @@ function ReasonForm({
         error={problem}
         hint="Required. Kept in the member's history with your name and the time; up to 500 characters."
       >
-        {(control) => (
-          <Textarea
-            ref={field}
-            {...control}
-            name="reason"
-            rows={3}
-            value={reason}
-            disabled={form.isBusy}
-            onChange={(event) => {
-              setReason(event.target.value);
-              if (problem) form.setFieldErrors({ reason: checkReason(event.target.value) ?? undefined });
-            }}
-          />
-        )}
+        <Textarea
+          ref={field}
+          name="reason"
+          rows={3}
+          value={reason}
+          disabled={form.isBusy}
+          onChange={(event) => {
+            setReason(event.target.value);
+            if (problem) form.setFieldErrors({ reason: checkReason(event.target.value) ?? undefined });
+          }}
+        />
       </Field>
       <FormAlert message={form.error} prefix="Nothing was changed: " />
       <ConfirmFooter busy={form.isBusy} idle={submit} busyLabel="Saving..." variant={variant} />
