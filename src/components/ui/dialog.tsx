@@ -66,8 +66,12 @@ export function DialogDescription({ className, ...props }: ComponentProps<typeof
 /**
  * A dialog around one form (Radix: focus trap, Escape, focus back to the opener). While the
  * form is busy the dialog cannot be dismissed, so closing it never pretends to undo work
- * already under way. `children` receives `onBusyChange` for the form's useForm.
+ * already under way. `children` receives the dialog's side of the form: `onBusyChange` for its
+ * useForm, and `close`.
  */
+/** What a FormDialog hands its form. */
+export type InDialog = { onBusyChange: (busy: boolean) => void; close: () => void };
+
 export function FormDialog({
   open,
   onOpenChange,
@@ -83,7 +87,7 @@ export function FormDialog({
   title: ReactNode;
   titleClassName?: string;
   description: ReactNode;
-  children: (onBusyChange: (busy: boolean) => void) => ReactNode;
+  children: (dialog: InDialog) => ReactNode;
 }) {
   const [busy, setBusy] = useState(false);
   const stayWhileBusy = (event: Event) => {
@@ -100,7 +104,7 @@ export function FormDialog({
           <DialogTitle className={titleClassName}>{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
-        {children(setBusy)}
+        {children({ onBusyChange: setBusy, close: () => onOpenChange(false) })}
       </DialogContent>
     </Dialog>
   );

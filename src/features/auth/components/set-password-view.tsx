@@ -155,6 +155,9 @@ function useSaveNewPassword({
   return { form, save };
 }
 
+/** What both of the form's fields are: a new password, required. */
+const newPasswordInput = { type: 'password', autoComplete: 'new-password', required: true } as const;
+
 function NewPasswordForm({
   onSetPassword,
   onDone,
@@ -187,10 +190,8 @@ function NewPasswordForm({
       >
         <Input
           ref={passwordInput}
-          type="password"
+          {...newPasswordInput}
           name="new-password"
-          autoComplete="new-password"
-          required
           minLength={6}
           value={password}
           onChange={(event) => setPassword(event.target.value)}
@@ -198,10 +199,8 @@ function NewPasswordForm({
       </Field>
       <Field id={`${id}-confirm`} label="Confirm password">
         <Input
-          type="password"
+          {...newPasswordInput}
           name="confirm-password"
-          autoComplete="new-password"
-          required
           value={confirm}
           onChange={(event) => setConfirm(event.target.value)}
         />

@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
 import { ConfirmFooter } from '@/components/ui/confirm-footer';
-import { FormDialog } from '@/components/ui/dialog';
+import { FormDialog, type InDialog } from '@/components/ui/dialog';
 import { Field, Form, useForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { account } from '@/content/account';
@@ -25,7 +25,7 @@ export type DeleteAccountDialogProps = {
 export function DeleteAccountDialog({ onDelete, onDeleted, ...dialog }: DeleteAccountDialogProps) {
   return (
     <FormDialog {...dialog} title={copy.title} description={copy.description}>
-      {(onBusyChange) => <DeleteAccountForm onDelete={onDelete} onDeleted={onDeleted} onBusyChange={onBusyChange} />}
+      {(inDialog) => <DeleteAccountForm onDelete={onDelete} onDeleted={onDeleted} dialog={inDialog} />}
     </FormDialog>
   );
 }
@@ -33,11 +33,11 @@ export function DeleteAccountDialog({ onDelete, onDeleted, ...dialog }: DeleteAc
 function DeleteAccountForm({
   onDelete,
   onDeleted,
-  onBusyChange,
-}: Pick<DeleteAccountDialogProps, 'onDelete' | 'onDeleted'> & { onBusyChange: (busy: boolean) => void }) {
+  dialog,
+}: Pick<DeleteAccountDialogProps, 'onDelete' | 'onDeleted'> & { dialog: InDialog }) {
   const id = useId();
   const field = useRef<HTMLInputElement>(null);
-  const form = useForm(onBusyChange);
+  const form = useForm(dialog.onBusyChange);
   const problem = form.fieldErrors.password;
 
   function showProblem(message: string) {

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type RefObject } 
 import { toast } from 'sonner';
 import { buttonClasses } from '@/components/ui/button';
 import { ConfirmFooter } from '@/components/ui/confirm-footer';
-import { FormDialog } from '@/components/ui/dialog';
+import { FormDialog, type InDialog } from '@/components/ui/dialog';
 import { Field, Form, useForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -50,7 +50,7 @@ export function EditProfileDialog({
       description="Update your picture and the name shown in your account menu."
     >
       {/* Mounted per opening: it starts from the saved name, and a picture chosen but not saved is gone. */}
-      {(onBusyChange) => <EditProfileForm {...props} onBusyChange={onBusyChange} onDone={() => onOpenChange(false)} />}
+      {(dialog) => <EditProfileForm {...props} dialog={dialog} />}
     </FormDialog>
   );
 }
@@ -92,13 +92,9 @@ function useSaveProfile({
   displayName,
   onUploadAvatar,
   onSaveDisplayName,
-  onBusyChange,
-  onDone,
-}: Pick<EditProfileProps, 'displayName' | 'onUploadAvatar' | 'onSaveDisplayName'> & {
-  onBusyChange: (busy: boolean) => void;
-  onDone: () => void;
-}) {
-  const form = useForm<Phase>(onBusyChange);
+  dialog,
+}: Pick<EditProfileProps, 'displayName' | 'onUploadAvatar' | 'onSaveDisplayName'> & { dialog: InDialog }) {
+  const form = useForm<Phase>(dialog.onBusyChange);
 
   async function save(name: string, picture: Picture | null, saved: () => void) {
     const newName = name.trim() || null;
@@ -116,7 +112,7 @@ function useSaveProfile({
       saved();
       if (!saveName) {
         toast.success('Avatar updated', { description: 'Your profile picture has been updated successfully' });
-        return onDone();
+        return dialog.close();
       }
     }
     const named = await form.run('saving', () => onSaveDisplayName(newName), {
@@ -131,7 +127,7 @@ function useSaveProfile({
         ? 'Your profile picture and display name have been updated successfully'
         : 'Your profile has been updated successfully',
     });
-    onDone();
+    dialog.close();
   }
 
   return { form, save };
@@ -141,15 +137,14 @@ function EditProfileForm({
   email,
   displayName,
   avatarUrl,
-  onBusyChange,
-  onDone,
+  dialog,
   ...actions
-}: EditProfileProps & { onBusyChange: (busy: boolean) => void; onDone: () => void }) {
+}: EditProfileProps & { dialog: InDialog }) {
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [name, setName] = useState(displayName ?? '');
   const [picture, choose] = useChosenPicture();
-  const { form, save } = useSaveProfile({ displayName, onBusyChange, onDone, ...actions });
+  const { form, save } = useSaveProfile({ displayName, dialog, ...actions });
 
   function forgetSavedPicture() {
     choose(null);

@@ -20,6 +20,44 @@ function PageShell({ children }: { children: ReactNode }) {
   );
 }
 
+/** The page's card, named by its heading; `alert` announces the whole card as it appears. */
+function PageCard({
+  id,
+  title,
+  alert = false,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  alert?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      role={alert ? 'alert' : undefined}
+      aria-labelledby={id}
+      className="rounded-xl bg-white p-6 shadow-sm sm:p-8"
+    >
+      <h1 id={id} className="text-navy-900 font-serif text-3xl font-bold">
+        {title}
+      </h1>
+      {children}
+    </section>
+  );
+}
+
+/** The card's ways on, then Back to Home. */
+function PageActions({ children }: { children: ReactNode }) {
+  return (
+    <div className="mt-6 flex flex-wrap gap-3">
+      {children}
+      <Link to={paths.home} className={buttonClasses('outline')}>
+        Back to Home
+      </Link>
+    </div>
+  );
+}
+
 /**
  * What everyone but staff sees: who the page is for, and a way on. `task` names what the
  * page does ("Uploading resources"), `path` is where Sign In comes back to.
@@ -35,10 +73,7 @@ export function StaffOnlyView({
 }) {
   return (
     <PageShell>
-      <section aria-labelledby="staff-only-title" className="rounded-xl bg-white p-6 shadow-sm sm:p-8">
-        <h1 id="staff-only-title" className="text-navy-900 font-serif text-3xl font-bold">
-          Staff only
-        </h1>
+      <PageCard id="staff-only-title" title="Staff only">
         <p className="text-navy-800 mt-3">
           {task} is for {site.productName} programme staff. Subscribers find their downloads on the Subscriber Resources
           page.
@@ -48,7 +83,7 @@ export function StaffOnlyView({
             ? `Your account does not have staff access. If you think it should, contact ${site.contactEmail}.`
             : 'If you are on the team, sign in with your staff account.'}
         </p>
-        <div className="mt-6 flex flex-wrap gap-3">
+        <PageActions>
           {!signedIn && (
             <Link to={`${paths.auth}?next=${path}`} className={buttonClasses('gold')}>
               Sign In
@@ -59,11 +94,8 @@ export function StaffOnlyView({
               Subscriber Resources
             </Link>
           )}
-          <Link to={paths.home} className={buttonClasses('outline')}>
-            Back to Home
-          </Link>
-        </div>
-      </section>
+        </PageActions>
+      </PageCard>
     </PageShell>
   );
 }
@@ -72,20 +104,14 @@ export function StaffOnlyView({
 export function StaffCheckFailedView({ retry, retrying }: { retry: () => void; retrying: boolean }) {
   return (
     <PageShell>
-      <section role="alert" aria-labelledby="staff-check-title" className="rounded-xl bg-white p-6 shadow-sm sm:p-8">
-        <h1 id="staff-check-title" className="text-navy-900 font-serif text-3xl font-bold">
-          We couldn&apos;t check your access
-        </h1>
+      <PageCard id="staff-check-title" title="We couldn't check your access" alert>
         <p className="text-navy-800 mt-3">
           Something went wrong while checking whether your account has staff access. Please try again.
         </p>
-        <div className="mt-6 flex flex-wrap gap-3">
+        <PageActions>
           <RetryButton retry={retry} retrying={retrying} variant="gold" size="md" />
-          <Link to={paths.home} className={buttonClasses('outline')}>
-            Back to Home
-          </Link>
-        </div>
-      </section>
+        </PageActions>
+      </PageCard>
     </PageShell>
   );
 }
@@ -99,16 +125,13 @@ export type UploadResourcesViewProps = {
 export function UploadResourcesView({ onUpload }: UploadResourcesViewProps) {
   return (
     <PageShell>
-      <section aria-labelledby="upload-title" className="rounded-xl bg-white p-6 shadow-sm sm:p-8">
-        <h1 id="upload-title" className="text-navy-900 font-serif text-3xl font-bold">
-          Upload Resources
-        </h1>
+      <PageCard id="upload-title" title="Upload Resources">
         <p className="text-navy-800 mt-2">
           Files go to the resource card you choose. Members see them on Subscriber Resources once their bundle unlocks
           that card; a file with the same name is replaced.
         </p>
         <UploadForm onUpload={onUpload} />
-      </section>
+      </PageCard>
       <Link to={paths.resources} className={buttonClasses('ghost', 'md', 'self-center')}>
         Go to Subscriber Resources
       </Link>

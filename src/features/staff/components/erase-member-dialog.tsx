@@ -1,7 +1,7 @@
 import { useId, useRef } from 'react';
 import { toast } from 'sonner';
 import { ConfirmFooter } from '@/components/ui/confirm-footer';
-import { FormDialog } from '@/components/ui/dialog';
+import { FormDialog, type InDialog } from '@/components/ui/dialog';
 import { Field, Form, FormAlert, useForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
@@ -25,7 +25,8 @@ export type EraseMemberDialogProps = {
  * checks both again and refuses staff; its refusal is said inside the dialog. While the
  * erasure runs the dialog cannot be dismissed.
  */
-export function EraseMemberDialog({ email, open, onOpenChange, onErase, onErased }: EraseMemberDialogProps) {
+export function EraseMemberDialog(props: EraseMemberDialogProps) {
+  const { email, open, onOpenChange } = props;
   return (
     <FormDialog
       open={open}
@@ -34,21 +35,16 @@ export function EraseMemberDialog({ email, open, onOpenChange, onErase, onErased
       titleClassName="wrap-anywhere"
       description={copy.description}
     >
-      {(onBusyChange) => <EraseForm email={email} onErase={onErase} onErased={onErased} onBusyChange={onBusyChange} />}
+      {(dialog) => <EraseForm {...props} dialog={dialog} />}
     </FormDialog>
   );
 }
 
-function EraseForm({
-  email,
-  onErase,
-  onErased,
-  onBusyChange,
-}: Pick<EraseMemberDialogProps, 'email' | 'onErase' | 'onErased'> & { onBusyChange: (busy: boolean) => void }) {
+function EraseForm({ email, onErase, onErased, dialog }: EraseMemberDialogProps & { dialog: InDialog }) {
   const id = useId();
   const emailField = useRef<HTMLInputElement>(null);
   const reasonField = useRef<HTMLTextAreaElement>(null);
-  const form = useForm(onBusyChange);
+  const form = useForm(dialog.onBusyChange);
   const problems = form.fieldErrors;
 
   async function submit() {

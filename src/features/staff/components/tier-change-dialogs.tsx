@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { ConfirmFooter } from '@/components/ui/confirm-footer';
-import { FormDialog } from '@/components/ui/dialog';
+import { FormDialog, type InDialog } from '@/components/ui/dialog';
 import { Field, Form, FormAlert, useForm } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
@@ -23,7 +23,7 @@ type DialogProps = {
 function ReasonForm({
   save,
   onSaved,
-  onBusyChange,
+  dialog,
   submit,
   variant,
   children,
@@ -31,7 +31,7 @@ function ReasonForm({
   /** Saves the change with the checked reason; throws when the database refuses it. */
   save: (reason: string) => Promise<void>;
   onSaved: () => void;
-  onBusyChange: (busy: boolean) => void;
+  dialog: InDialog;
   submit: string;
   variant: 'gold' | 'destructive';
   /** Fields before the reason, given whether the form is busy. */
@@ -40,7 +40,7 @@ function ReasonForm({
   const id = useId();
   const field = useRef<HTMLTextAreaElement>(null);
   const [reason, setReason] = useState('');
-  const form = useForm(onBusyChange);
+  const form = useForm(dialog.onBusyChange);
   const problem = form.fieldErrors.reason;
 
   async function handleSubmit() {
@@ -94,15 +94,7 @@ export function GrantTierDialog({ email, open, onOpenChange, currentTier, onGran
       titleClassName="wrap-anywhere"
       description="Replaces any staff grant they hold now. Their tier is the highest of this grant and their paid purchases."
     >
-      {(onBusyChange) => (
-        <GrantForm
-          email={email}
-          currentTier={currentTier}
-          onGrant={onGrant}
-          onBusyChange={onBusyChange}
-          onDone={() => onOpenChange(false)}
-        />
-      )}
+      {(dialog) => <GrantForm email={email} currentTier={currentTier} onGrant={onGrant} dialog={dialog} />}
     </FormDialog>
   );
 }
@@ -111,12 +103,8 @@ function GrantForm({
   email,
   currentTier,
   onGrant,
-  onBusyChange,
-  onDone,
-}: Pick<GrantTierDialogProps, 'email' | 'currentTier' | 'onGrant'> & {
-  onBusyChange: (busy: boolean) => void;
-  onDone: () => void;
-}) {
+  dialog,
+}: Pick<GrantTierDialogProps, 'email' | 'currentTier' | 'onGrant'> & { dialog: InDialog }) {
   const id = useId();
   const [tier, setTier] = useState<Tier>(currentTier ?? 'ebook');
   return (
@@ -124,9 +112,9 @@ function GrantForm({
       save={(reason) => onGrant(tier, reason)}
       onSaved={() => {
         toast.success('Tier granted', { description: `${email} now has ${tierLabel(tier)} through a staff grant.` });
-        onDone();
+        dialog.close();
       }}
-      onBusyChange={onBusyChange}
+      dialog={dialog}
       submit="Grant tier"
       variant="gold"
     >
@@ -168,14 +156,14 @@ export function RevokeGrantDialog({ email, open, onOpenChange, grantLabel, onRev
       titleClassName="wrap-anywhere"
       description={`Ends their ${grantLabel} staff grant. They keep what their paid purchases give them.`}
     >
-      {(onBusyChange) => (
+      {(dialog) => (
         <ReasonForm
           save={onRevoke}
           onSaved={() => {
             toast.success('Staff grant revoked', { description: `${email} keeps only what their purchases give.` });
-            onOpenChange(false);
+            dialog.close();
           }}
-          onBusyChange={onBusyChange}
+          dialog={dialog}
           submit="Revoke grant"
           variant="destructive"
         />
