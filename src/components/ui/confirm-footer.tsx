@@ -1,5 +1,4 @@
-import type { ButtonVariant } from './button';
-import { Button } from './button';
+import { Button, type ButtonVariant } from './button';
 import { DialogClose, DialogFooter } from './dialog';
 import { SubmitButton } from './form';
 
@@ -30,7 +29,19 @@ export function ConfirmFooter({
           {cancel}
         </Button>
       </DialogClose>
-      <SubmitButton busy={busy} label={idle} busyLabel={busyLabel} variant={variant} keepFocus={keepFocus} />
+      {keepFocus ? (
+        <Button type="submit" variant={variant} aria-disabled={busy || undefined}>
+          {busy && (
+            <span
+              aria-hidden="true"
+              className="inline-block size-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+            />
+          )}
+          {busy ? busyLabel : idle}
+        </Button>
+      ) : (
+        <SubmitButton busy={busy} label={idle} busyLabel={busyLabel} variant={variant} />
+      )}
     </DialogFooter>
   );
 }

@@ -209,19 +209,16 @@ export function FormAlert({
 }
 
 /**
- * The submit button: its busy words while the work runs. Disabled while busy, or with
- * `keepFocus` aria-disabled with a spinner, so focus stays on it (a dialog's). `announce`
- * adds a polite status that says the busy words to a screen reader.
+ * The submit button: disabled, with its busy words, while the work runs. `announce` adds a
+ * status that says the busy words to a screen reader. (A dialog's, which keeps focus while
+ * busy, is ConfirmFooter's.)
  */
 export function SubmitButton({
   busy,
   label,
   busyLabel,
-  variant = 'gold',
-  size,
-  className,
-  keepFocus = false,
   announce = false,
+  ...props
 }: {
   busy: boolean;
   label: string;
@@ -229,19 +226,11 @@ export function SubmitButton({
   variant?: ButtonVariant;
   size?: ButtonSize;
   className?: string;
-  keepFocus?: boolean;
   announce?: boolean;
 }) {
-  const off = keepFocus ? { 'aria-disabled': busy || undefined } : { disabled: busy };
   return (
     <>
-      <Button type="submit" variant={variant} size={size} className={className} {...off}>
-        {keepFocus && busy && (
-          <span
-            aria-hidden="true"
-            className="inline-block size-4 animate-spin rounded-full border-2 border-current border-t-transparent"
-          />
-        )}
+      <Button type="submit" variant="gold" {...props} disabled={busy}>
         {busy ? busyLabel : label}
       </Button>
       {announce && (
