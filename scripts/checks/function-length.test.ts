@@ -11,20 +11,6 @@ const LIMIT = 80;
 const root = path.resolve(import.meta.dirname, '..', '..');
 const ROOTS = ['src', 'supabase/functions', 'scripts', 'packages/supabase-stand-in'];
 
-/**
- * The functions over the limit that are still to be split, as `path name`: the list can only
- * shrink. A new long function anywhere fails, and so does one of these once it is split (or
- * renamed) and still listed.
- */
-const NOT_YET_SPLIT: string[] = [
-  'src/features/auth/components/auth-view.tsx AuthView',
-  'src/features/auth/components/auth-view.tsx CredentialsForm',
-  'src/features/auth/components/set-password-view.tsx NewPasswordForm',
-  'src/features/profile/components/edit-profile-dialog.tsx EditProfileForm',
-  'src/features/staff/components/admin-upload-view.tsx UploadResourcesView',
-  'src/features/staff/components/erase-member-dialog.tsx EraseForm',
-];
-
 const SCRIPT_KINDS: Record<string, ts.ScriptKind> = {
   '.ts': ts.ScriptKind.TS,
   '.mts': ts.ScriptKind.TS,
@@ -114,7 +100,7 @@ describe('function length', () => {
     expect(counted('src/content/resource-folders.json')).toBe(false);
   });
 
-  it(`has no function over ${LIMIT} lines but those still listed to split`, () => {
+  it(`has no function over ${LIMIT} lines`, () => {
     const files = ROOTS.flatMap(modules);
     for (const dir of ROOTS)
       expect(
@@ -122,8 +108,6 @@ describe('function length', () => {
         dir,
       ).toBe(true);
     const found = files.flatMap((file) => longFunctions(file, readFileSync(path.join(root, file), 'utf8')));
-    // `file:line name (n lines)` without the line and the count, in a stable order.
-    const named = found.map((f) => f.replace(/:\d+ /, ' ').replace(/ \(\d+ lines\)$/, '')).sort();
-    expect(named).toEqual([...NOT_YET_SPLIT].sort());
+    expect(found).toEqual([]);
   });
 });

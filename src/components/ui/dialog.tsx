@@ -1,5 +1,5 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
-import type { ComponentProps, HTMLAttributes } from 'react';
+import { useState, type ComponentProps, type HTMLAttributes, type ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 
 /** Radix Dialog: focus trap, Escape to close, focus returned, title/description wired up. */
@@ -61,4 +61,51 @@ export function DialogTitle({ className, ...props }: ComponentProps<typeof Dialo
 
 export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
   return <DialogPrimitive.Description className={cn('text-navy-800 text-sm', className)} {...props} />;
+}
+
+/**
+ * A dialog around one form (Radix: focus trap, Escape, focus back to the opener). While the
+ * form is busy the dialog cannot be dismissed, so closing it never pretends to undo work
+ * already under way. `children` receives the dialog's side of the form: `onBusyChange` for its
+ * useForm, and `close`.
+ */
+/** What a FormDialog hands its form. */
+export type InDialog = { onBusyChange: (busy: boolean) => void; close: () => void };
+
+export function FormDialog({
+  open,
+  onOpenChange,
+  onCloseAutoFocus,
+  title,
+  titleClassName,
+  description,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCloseAutoFocus?: (event: Event) => void;
+  title: ReactNode;
+  titleClassName?: string;
+  description: ReactNode;
+  children: (dialog: InDialog) => ReactNode;
+}) {
+  const [busy, setBusy] = useState(false);
+  const stayWhileBusy = (event: Event) => {
+    if (busy) event.preventDefault();
+  };
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next || !busy) && onOpenChange(next)}>
+      <DialogContent
+        onCloseAutoFocus={onCloseAutoFocus}
+        onEscapeKeyDown={stayWhileBusy}
+        onInteractOutside={stayWhileBusy}
+      >
+        <DialogHeader>
+          <DialogTitle className={titleClassName}>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        {children({ onBusyChange: setBusy, close: () => onOpenChange(false) })}
+      </DialogContent>
+    </Dialog>
+  );
 }

@@ -9,7 +9,7 @@ import { AuthView } from './auth-view';
 
 // What the visitor of a prerendered /auth does before the app runs (main.tsx holds it with
 // holdInteractions), then the app hydrating that page: it must adopt what it finds, with no
-// hydration error, and send what was typed (issue 19).
+// hydration error, and send what was typed.
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -78,7 +78,7 @@ describe('AuthView hydrated over what the visitor did first', () => {
     expect(await startApp()).toEqual([]);
     expect(calls.signUp).toEqual([{ email: 'early@example.com', password: 'secret1' }]);
     // Awaiting confirmation, the app stays on Sign Up with the address the visitor typed: the
-    // e-mail's link signs them in (decision 47).
+    // e-mail's link signs them in (docs/decisions/047-sign-up-confirms-the-address-first.md).
     expect(await screen.findByRole('button', { name: 'Create Account' })).toBeEnabled();
     expect(screen.getByRole('tab', { name: 'Sign Up', selected: true })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Email' })).toHaveValue('early@example.com');

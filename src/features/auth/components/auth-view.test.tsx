@@ -175,7 +175,7 @@ describe('AuthView', () => {
     expect(seen).toEqual([{ email: 'new@example.com', password: 'secret1' }]);
 
     // No session came back: the address must be confirmed, and the e-mail's link signs them in
-    // (decision 47), so nothing sends them to the Sign In tab.
+    // (docs/decisions/047-sign-up-confirms-the-address-first.md), so nothing sends them to the Sign In tab.
     pending.resolve(false);
     expect(await screen.findByText('Account created!')).toBeInTheDocument();
     expect(

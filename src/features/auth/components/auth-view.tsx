@@ -1,18 +1,17 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
+import { Field, Form, SubmitButton, useForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
 import { privacy } from '@/content/privacy';
 import { site } from '@/content/site';
 import { checkCredentials, type Credentials } from '../lib/credentials-schema';
-import { errorMessage } from '@/lib/error-message';
 import type { PasswordResetRequest } from '../api/request-password-reset';
+import { EmailField } from './email-field';
 import { RequestLinkForm } from './request-link-form';
-import { useTypedBeforeApp } from '@/boot/use-typed-before-app';
 
 type Mode = 'sign-in' | 'sign-up';
 
@@ -38,17 +37,33 @@ const copy = {
   'sign-up': { submit: 'Create Account', busy: 'Creating account...', autoComplete: 'new-password' },
 } as const;
 
-/** The /auth screen: Sign In / Sign Up tabs, schema check, busy buttons and every toast. */
-export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordReset }: AuthViewProps) {
-  const [tab, setTab] = useState<Mode>('sign-in');
-  // The Sign In tab shows either the sign-in form or "Forgot password?"'s e-mail form;
-  // 'returned' is the sign-in form again after Back, which takes focus back to the link.
-  const [forgot, setForgot] = useState<'closed' | 'open' | 'returned'>('closed');
-  const [busy, setBusy] = useState<Mode | null>(null);
-  // One e-mail for both tabs: after "Account created!" the Sign In tab already has it.
-  const [email, setEmail] = useState('');
-  const id = useId();
-  const ids = { signIn: `${id}-sign-in`, forgot: `${id}-forgot`, forgotLink: `${id}-forgot-link` };
+/**
+ * Sign in or create an account: the schema check, the busy form (one at a time) and every
+ * toast. A refusal is a toast; the form keeps what was typed.
+ */
+function useAuthSubmit({ onSignIn, onSignUp, onSignedIn }: Omit<AuthViewProps, 'onRequestPasswordReset'>) {
+  const form = useForm<Mode>();
+
+  async function signIn(credentials: Credentials) {
+    await onSignIn(credentials);
+    toast.success('Welcome back!', { description: 'Redirecting to your resources...' });
+    onSignedIn();
+  }
+
+  async function signUp(credentials: Credentials) {
+    const signedIn = await onSignUp(credentials);
+    if (signedIn) {
+      // Signed in already and on the way in: not "you can now sign in".
+      toast.success('Account created!', { description: 'Welcome! Taking you to your resources...' });
+      onSignedIn();
+    } else {
+      // Nothing to sign in with until the address is confirmed; the e-mail's link signs
+      // them in and asks for their password.
+      toast.success('Account created!', {
+        description: 'Check your e-mail and follow the link to confirm your address and sign in.',
+      });
+    }
+  }
 
   async function submit(mode: Mode, credentials: Credentials) {
     const check = checkCredentials(credentials);
@@ -56,33 +71,83 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
       toast.error('Validation error', { description: check.message });
       return;
     }
-    setBusy(mode);
-    try {
-      if (mode === 'sign-in') {
-        await onSignIn(check.credentials);
-        toast.success('Welcome back!', { description: 'Redirecting to your resources...' });
-        onSignedIn();
-      } else {
-        const signedIn = await onSignUp(check.credentials);
-        if (signedIn) {
-          // Signed in already and on the way in: not "you can now sign in" (decision 31).
-          toast.success('Account created!', { description: 'Welcome! Taking you to your resources...' });
-          onSignedIn();
-        } else {
-          // Nothing to sign in with until the address is confirmed; the e-mail's link signs
-          // them in and asks for their password (decision 47).
-          toast.success('Account created!', {
-            description: 'Check your e-mail and follow the link to confirm your address and sign in.',
-          });
-        }
-      }
-    } catch (error) {
-      toast.error(mode === 'sign-in' ? 'Sign in failed' : 'Sign up failed', { description: errorMessage(error) });
-    } finally {
-      setBusy(null);
-    }
+    await form.run(mode, () => (mode === 'sign-in' ? signIn : signUp)(check.credentials), {
+      onError: (message) =>
+        toast.error(mode === 'sign-in' ? 'Sign in failed' : 'Sign up failed', { description: message }),
+    });
   }
 
+  return { form, submit };
+}
+
+/** The /auth screen: Sign In / Sign Up tabs, schema check, busy buttons and every toast. */
+export function AuthView({ onRequestPasswordReset, ...actions }: AuthViewProps) {
+  const [tab, setTab] = useState<Mode>('sign-in');
+  // The Sign In tab shows either the sign-in form or "Forgot password?"'s e-mail form;
+  // 'returned' is the sign-in form again after Back, which takes focus back to the link.
+  const [forgot, setForgot] = useState<'closed' | 'open' | 'returned'>('closed');
+  // One e-mail for both tabs: after "Account created!" the Sign In tab already has it.
+  const [email, setEmail] = useState('');
+  const { form, submit } = useAuthSubmit(actions);
+  const id = useId();
+  const ids = { signIn: `${id}-sign-in`, forgot: `${id}-forgot`, forgotLink: `${id}-forgot-link` };
+  const shared = { email, onEmailChange: setEmail, form, onSubmit: submit };
+
+  return (
+    <AuthPage>
+      {/* Every panel and view is in the page, the inactive ones hidden, so that a tab or
+          "Forgot password?" tapped before the app runs is answered by the page itself
+          (src/boot/answer-before-app.ts) and what is typed next lands where it should. */}
+      <Tabs
+        value={tab}
+        onValueChange={(value) => {
+          setTab(value === 'sign-up' ? 'sign-up' : 'sign-in');
+          setForgot('closed');
+        }}
+      >
+        <TabsList>
+          <TabsTrigger value="sign-in">Sign In</TabsTrigger>
+          <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
+        </TabsList>
+        <TabsContent value="sign-in" forceMount hidden={tab !== 'sign-in'}>
+          <div id={ids.signIn} hidden={forgot === 'open'}>
+            <CredentialsForm
+              mode="sign-in"
+              {...shared}
+              forgot={{ id: ids.forgotLink, shows: ids.forgot, hides: ids.signIn, onOpen: () => setForgot('open') }}
+              focusForgot={forgot === 'returned'}
+            />
+          </div>
+          <ForgotPassword
+            id={ids.forgot}
+            open={forgot === 'open'}
+            email={email}
+            onEmailChange={setEmail}
+            onRequest={onRequestPasswordReset}
+            back={{
+              shows: ids.signIn,
+              hides: ids.forgot,
+              focuses: ids.forgotLink,
+              onBack: () => setForgot('returned'),
+            }}
+          />
+        </TabsContent>
+        <TabsContent value="sign-up" forceMount hidden={tab !== 'sign-up'}>
+          <CredentialsForm mode="sign-up" {...shared} />
+          <p className="mt-4 text-center text-sm text-slate-700">
+            {privacy.signUpNote.text}{' '}
+            <Link to={paths.privacy} className="text-navy-900 font-semibold underline underline-offset-4">
+              {privacy.signUpNote.link}
+            </Link>
+          </p>
+        </TabsContent>
+      </Tabs>
+    </AuthPage>
+  );
+}
+
+/** The page around the card: the product's name, the card's title, and the way home. */
+function AuthPage({ children }: { children: ReactNode }) {
   return (
     <main className="from-navy-900 to-navy-700 flex min-h-screen flex-col items-center bg-gradient-to-b px-4 py-10 sm:py-16">
       <div className="flex w-full max-w-md flex-col gap-6">
@@ -95,62 +160,7 @@ export function AuthView({ onSignIn, onSignUp, onSignedIn, onRequestPasswordRese
           <h2 id="auth-card-title" className="text-navy-900 mb-4 text-center font-serif text-2xl font-bold">
             Subscriber Access
           </h2>
-          {/* Every panel and view is in the page, the inactive ones hidden, so that a tab or
-              "Forgot password?" tapped before the app runs is answered by the page itself
-              (src/boot/answer-before-app.ts) and what is typed next lands where it should. */}
-          <Tabs
-            value={tab}
-            onValueChange={(value) => {
-              setTab(value === 'sign-up' ? 'sign-up' : 'sign-in');
-              setForgot('closed');
-            }}
-          >
-            <TabsList>
-              <TabsTrigger value="sign-in">Sign In</TabsTrigger>
-              <TabsTrigger value="sign-up">Sign Up</TabsTrigger>
-            </TabsList>
-            <TabsContent value="sign-in" forceMount hidden={tab !== 'sign-in'}>
-              <div id={ids.signIn} hidden={forgot === 'open'}>
-                <CredentialsForm
-                  mode="sign-in"
-                  email={email}
-                  onEmailChange={setEmail}
-                  busy={busy}
-                  onSubmit={(credentials) => void submit('sign-in', credentials)}
-                  forgot={{ id: ids.forgotLink, shows: ids.forgot, hides: ids.signIn, onOpen: () => setForgot('open') }}
-                  focusForgot={forgot === 'returned'}
-                />
-              </div>
-              <ForgotPassword
-                id={ids.forgot}
-                open={forgot === 'open'}
-                email={email}
-                onEmailChange={setEmail}
-                onRequest={onRequestPasswordReset}
-                back={{
-                  shows: ids.signIn,
-                  hides: ids.forgot,
-                  focuses: ids.forgotLink,
-                  onBack: () => setForgot('returned'),
-                }}
-              />
-            </TabsContent>
-            <TabsContent value="sign-up" forceMount hidden={tab !== 'sign-up'}>
-              <CredentialsForm
-                mode="sign-up"
-                email={email}
-                onEmailChange={setEmail}
-                busy={busy}
-                onSubmit={(credentials) => void submit('sign-up', credentials)}
-              />
-              <p className="mt-4 text-center text-sm text-slate-700">
-                {privacy.signUpNote.text}{' '}
-                <Link to={paths.privacy} className="text-navy-900 font-semibold underline underline-offset-4">
-                  {privacy.signUpNote.link}
-                </Link>
-              </p>
-            </TabsContent>
-          </Tabs>
+          {children}
         </section>
 
         <Link
@@ -206,11 +216,43 @@ function ForgotPassword({
   );
 }
 
+/** The sign-in form's "Forgot password?": swaps in the e-mail form; takes focus back on return. */
+function ForgotLink({ forgot, focus }: { forgot: Swap & { id: string; onOpen: () => void }; focus: boolean }) {
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focus) button.current?.focus();
+  }, [focus]);
+  return (
+    <button
+      ref={button}
+      id={forgot.id}
+      type="button"
+      onClick={forgot.onOpen}
+      {...swapAttributes(forgot)}
+      className="text-navy-800 hover:text-navy-600 focus-visible:outline-gold-500 min-h-11 self-end rounded px-1 text-sm font-semibold underline underline-offset-2 focus-visible:outline-2"
+    >
+      Forgot password?
+    </button>
+  );
+}
+
+/**
+ * The fields are the record (uncontrolled): what they show is what was typed, also before the
+ * app took over the prerendered form, which React would otherwise overwrite.
+ */
+function typedCredentials(form: HTMLFormElement): Credentials {
+  const typed = (name: string) => {
+    const field = form.elements.namedItem(name);
+    return field instanceof HTMLInputElement ? field.value : '';
+  };
+  return { email: typed('email'), password: typed('password') };
+}
+
 function CredentialsForm({
   mode,
   email,
   onEmailChange,
-  busy,
+  form,
   onSubmit,
   forgot,
   focusForgot = false,
@@ -218,91 +260,46 @@ function CredentialsForm({
   mode: Mode;
   email: string;
   onEmailChange: (email: string) => void;
-  busy: Mode | null;
-  onSubmit: (credentials: Credentials) => void;
+  /** The view's submit state: one form busy at a time. */
+  form: ReturnType<typeof useForm<Mode>>;
+  onSubmit: (mode: Mode, credentials: Credentials) => Promise<void>;
   /** The sign-in form's "Forgot password?": its id, what it swaps, and what the app does. */
   forgot?: Swap & { id: string; onOpen: () => void };
   /** Back from "Forgot password?" (this form mounted again): focus the control that left. */
   focusForgot?: boolean;
 }) {
-  const forgotButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (focusForgot) forgotButton.current?.focus();
-  }, [focusForgot]);
   const emailField = useRef<HTMLInputElement>(null);
-  useTypedBeforeApp(emailField, email, onEmailChange);
   const id = useId();
-  const isBusy = busy === mode;
+  const isBusy = form.busy === mode;
   const text = copy[mode];
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    // The fields are the record (uncontrolled): what they show is what was typed, also before
-    // the app took over the prerendered form, which React would otherwise overwrite.
-    const fields = event.currentTarget.elements;
-    const typed = (name: string) => {
-      const field = fields.namedItem(name);
-      return field instanceof HTMLInputElement ? field.value : '';
-    };
-    const credentials = { email: typed('email'), password: typed('password') };
+  function handleSubmit(element: HTMLFormElement) {
+    const credentials = typedCredentials(element);
     if (credentials.email !== email) onEmailChange(credentials.email);
-    onSubmit(credentials);
+    return onSubmit(mode, credentials);
   }
 
   return (
     // method="post": a submit before the script has taken over the prerendered form must not
     // put the password into the address bar (a GET would).
-    <form method="post" onSubmit={handleSubmit} aria-busy={isBusy} className="flex flex-col gap-4">
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-email`}>Email</Label>
+    <Form state={form} onSubmit={handleSubmit} method="post" aria-busy={isBusy} className="flex flex-col gap-4">
+      <EmailField id={`${id}-email`} fieldRef={emailField} email={email} onEmailChange={onEmailChange} />
+      <Field
+        id={`${id}-password`}
+        label="Password"
+        hint={mode === 'sign-up' ? 'Must be at least 6 characters' : undefined}
+        hintSize="sm"
+        after={forgot && <ForgotLink forgot={forgot} focus={focusForgot} />}
+      >
         <Input
-          ref={emailField}
-          id={`${id}-email`}
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          defaultValue={email}
-          onChange={(event) => onEmailChange(event.target.value)}
-          placeholder="you@example.com"
-        />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-password`}>Password</Label>
-        <Input
-          id={`${id}-password`}
           type="password"
           name="password"
           autoComplete={text.autoComplete}
           required
           minLength={mode === 'sign-up' ? 6 : undefined}
-          aria-describedby={mode === 'sign-up' ? `${id}-hint` : undefined}
         />
-        {mode === 'sign-up' && (
-          <p id={`${id}-hint`} className="text-sm text-slate-700">
-            Must be at least 6 characters
-          </p>
-        )}
-        {forgot && (
-          <button
-            ref={forgotButton}
-            id={forgot.id}
-            type="button"
-            onClick={forgot.onOpen}
-            {...swapAttributes(forgot)}
-            className="text-navy-800 hover:text-navy-600 focus-visible:outline-gold-500 min-h-11 self-end rounded px-1 text-sm font-semibold underline underline-offset-2 focus-visible:outline-2"
-          >
-            Forgot password?
-          </button>
-        )}
-      </div>
-      <Button type="submit" variant="gold" size="lg" disabled={isBusy} className="w-full">
-        {isBusy ? text.busy : text.submit}
-      </Button>
-      <p role="status" className="sr-only">
-        {isBusy ? text.busy : ''}
-      </p>
-    </form>
+      </Field>
+      <SubmitButton busy={isBusy} label={text.submit} busyLabel={text.busy} size="lg" className="w-full" announce />
+    </Form>
   );
 }

@@ -1,11 +1,8 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { errorMessage } from '@/lib/error-message';
+import { useEffect, useId, useRef, useState } from 'react';
+import { checkFields, Form, FormAlert, SubmitButton, useForm } from '@/components/ui/form';
 import type { PasswordResetRequest } from '../api/request-password-reset';
 import { credentialsSchema } from '../lib/credentials-schema';
-import { useTypedBeforeApp } from '@/boot/use-typed-before-app';
+import { EmailField } from './email-field';
 
 export type RequestLinkFormProps = {
   email: string;
@@ -15,9 +12,6 @@ export type RequestLinkFormProps = {
   /** Focus the e-mail field whenever this turns true: the form has just replaced the control that had focus. */
   takeFocus?: boolean;
 };
-
-type Outcome =
-  { kind: 'idle' } | { kind: 'sent'; email: string } | { kind: 'problem'; message: string; field?: boolean };
 
 /** The text shown for every address, known or not: the answer must not tell them apart. */
 export function sentMessage(email: string): string {
@@ -29,6 +23,9 @@ function rateLimitMessage(seconds: number | null): string {
   return `Too many requests for this address. Please wait ${seconds} ${seconds === 1 ? 'second' : 'seconds'}, then try again.`;
 }
 
+/** The form's one field, checked with the sign-up form's rule for an e-mail address. */
+const requestSchema = credentialsSchema.pick({ email: true });
+
 /**
  * "Send me a link": one e-mail field, checked with the sign-up form's rule, then the same
  * confirmation whatever the address. Outcomes are announced (status for the confirmation,
@@ -37,80 +34,49 @@ function rateLimitMessage(seconds: number | null): string {
 export function RequestLinkForm({ email, onEmailChange, onRequest, takeFocus = false }: RequestLinkFormProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
-
-  useTypedBeforeApp(input, email, onEmailChange);
+  const form = useForm();
+  const [sentTo, setSentTo] = useState<string | null>(null);
 
   // Otherwise focus would fall back to the page when the form replaces the control used.
   useEffect(() => {
     if (takeFocus) input.current?.focus();
   }, [takeFocus]);
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
+  async function request() {
     // The field is the record (uncontrolled): it holds what was typed, also before the app
     // took over the prerendered form.
-    const typed = input.current?.value ?? email;
-    const check = credentialsSchema.shape.email.safeParse(typed);
-    if (!check.success) {
-      setOutcome({ kind: 'problem', message: check.error.issues[0]?.message ?? 'Invalid email address', field: true });
+    const check = checkFields(requestSchema, { email: input.current?.value ?? email });
+    setSentTo(null);
+    form.setFieldErrors(check.ok ? {} : check.errors);
+    if (!check.ok) {
       input.current?.focus();
       return;
     }
-    setBusy(true);
-    setOutcome({ kind: 'idle' });
-    try {
-      const answer = await onRequest(check.data);
-      setOutcome(
-        answer.status === 'sent'
-          ? { kind: 'sent', email: check.data }
-          : { kind: 'problem', message: rateLimitMessage(answer.retryAfterSeconds) },
-      );
-    } catch (error) {
-      setOutcome({ kind: 'problem', message: errorMessage(error) });
-    } finally {
-      setBusy(false);
-    }
+    const { email: address } = check.data;
+    await form.run('busy', async () => {
+      const answer = await onRequest(address);
+      if (answer.status === 'sent') setSentTo(address);
+      else form.setError(rateLimitMessage(answer.retryAfterSeconds));
+    });
   }
 
-  const fieldProblem = outcome.kind === 'problem' && outcome.field === true;
+  const fieldProblem = form.fieldErrors.email;
+  const sending = form.isBusy ? 'Sending...' : null;
 
   return (
-    <form onSubmit={(event) => void handleSubmit(event)} aria-busy={busy} noValidate className="flex flex-col gap-4">
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-email`}>Email</Label>
-        <Input
-          ref={input}
-          id={`${id}-email`}
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          aria-invalid={fieldProblem || undefined}
-          aria-describedby={fieldProblem ? `${id}-problem` : undefined}
-          defaultValue={email}
-          onChange={(event) => onEmailChange(event.target.value)}
-          placeholder="you@example.com"
-        />
-      </div>
-      <Button type="submit" variant="gold" size="lg" disabled={busy} className="w-full">
-        {busy ? 'Sending...' : 'Send reset link'}
-      </Button>
-      <p
-        role="status"
-        className={outcome.kind === 'sent' ? 'rounded-lg bg-green-50 p-3 text-sm text-green-900' : 'sr-only'}
-      >
-        {busy ? 'Sending...' : outcome.kind === 'sent' ? sentMessage(outcome.email) : ''}
+    <Form state={form} onSubmit={request} noValidate className="flex flex-col gap-4">
+      <EmailField
+        id={`${id}-email`}
+        fieldRef={input}
+        email={email}
+        onEmailChange={onEmailChange}
+        problemId={fieldProblem && `${id}-problem`}
+      />
+      <SubmitButton busy={form.isBusy} label="Send reset link" busyLabel="Sending..." size="lg" className="w-full" />
+      <p role="status" className={sentTo !== null ? 'rounded-lg bg-green-50 p-3 text-sm text-green-900' : 'sr-only'}>
+        {sending ?? (sentTo !== null ? sentMessage(sentTo) : '')}
       </p>
-      <p
-        id={`${id}-problem`}
-        role="alert"
-        className={outcome.kind === 'problem' ? 'rounded-lg bg-red-50 p-3 text-sm text-red-800' : 'sr-only'}
-      >
-        {outcome.kind === 'problem' ? outcome.message : ''}
-      </p>
-    </form>
+      <FormAlert id={`${id}-problem`} message={fieldProblem ?? form.error} persistent />
+    </Form>
   );
 }

@@ -1,12 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
+import { Field, Form, FormAlert, SubmitButton, useForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { errorMessage } from '@/lib/error-message';
 import type { PasswordResetRequest } from '../api/request-password-reset';
 import { credentialsSchema } from '../lib/credentials-schema';
 import type { SetPasswordState } from '../lib/set-password-state';
@@ -119,6 +117,47 @@ function RequestAgain({ onRequestLink }: { onRequestLink: SetPasswordViewProps['
   return <RequestLinkForm email={email} onEmailChange={setEmail} onRequest={onRequestLink} />;
 }
 
+/**
+ * Checks the two entries (a problem is said in the form's alert, focus on the password), then
+ * saves and says so. It stays busy once saved: the next page takes over.
+ */
+function useSaveNewPassword({
+  onSetPassword,
+  onDone,
+  invited,
+}: {
+  onSetPassword: SetPasswordViewProps['onSetPassword'];
+  onDone: () => void;
+  invited: boolean;
+}) {
+  const form = useForm();
+
+  async function save(password: string, confirm: string, passwordField: HTMLInputElement | null) {
+    const invalid = checkNewPassword(password, confirm);
+    if (invalid) {
+      form.setError(invalid);
+      passwordField?.focus();
+      return;
+    }
+    await form.run(
+      'busy',
+      async () => {
+        await onSetPassword(password);
+        toast.success(invited ? 'Password set' : 'Password updated', {
+          description: 'Redirecting to your resources...',
+        });
+        onDone();
+      },
+      { stayBusy: true },
+    );
+  }
+
+  return { form, save };
+}
+
+/** What both of the form's fields are: a new password, required. */
+const newPasswordInput = { type: 'password', autoComplete: 'new-password', required: true } as const;
+
 function NewPasswordForm({
   onSetPassword,
   onDone,
@@ -134,82 +173,47 @@ function NewPasswordForm({
   const passwordInput = useRef<HTMLInputElement>(null);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    const invalid = checkNewPassword(password, confirm);
-    if (invalid) {
-      setProblem(invalid);
-      passwordInput.current?.focus();
-      return;
-    }
-    setBusy(true);
-    setProblem(null);
-    try {
-      await onSetPassword(password);
-      toast.success(invited ? 'Password set' : 'Password updated', {
-        description: 'Redirecting to your resources...',
-      });
-      onDone();
-    } catch (error) {
-      setProblem(errorMessage(error));
-      setBusy(false);
-    }
-  }
-
-  const describedBy = problem ? `${id}-hint ${id}-problem` : `${id}-hint`;
+  const { form, save } = useSaveNewPassword({ onSetPassword, onDone, invited });
+  const submit = () => save(password, confirm, passwordInput.current);
 
   return (
-    <form onSubmit={(event) => void handleSubmit(event)} aria-busy={busy} noValidate className="flex flex-col gap-4">
+    <Form state={form} onSubmit={submit} noValidate className="flex flex-col gap-4">
       {/* Tells password managers which account the new password is for; hidden from everyone. */}
       <input type="email" name="username" autoComplete="username" value={email ?? ''} readOnly hidden />
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-password`}>New password</Label>
+      <Field
+        id={`${id}-password`}
+        label="New password"
+        hint="Must be at least 6 characters"
+        hintSize="sm"
+        invalid={!!form.error}
+        describedBy={form.error ? `${id}-problem` : undefined}
+      >
         <Input
           ref={passwordInput}
-          id={`${id}-password`}
-          type="password"
+          {...newPasswordInput}
           name="new-password"
-          autoComplete="new-password"
-          required
           minLength={6}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={describedBy}
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
-        <p id={`${id}-hint`} className="text-sm text-slate-700">
-          Must be at least 6 characters
-        </p>
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor={`${id}-confirm`}>Confirm password</Label>
+      </Field>
+      <Field id={`${id}-confirm`} label="Confirm password">
         <Input
-          id={`${id}-confirm`}
-          type="password"
+          {...newPasswordInput}
           name="confirm-password"
-          autoComplete="new-password"
-          required
           value={confirm}
           onChange={(event) => setConfirm(event.target.value)}
         />
-      </div>
-      <Button type="submit" variant="gold" size="lg" disabled={busy} className="w-full">
-        {busy ? 'Saving...' : invited ? 'Set Password' : 'Update Password'}
-      </Button>
-      <p role="status" className="sr-only">
-        {busy ? 'Saving...' : ''}
-      </p>
-      <p
-        id={`${id}-problem`}
-        role="alert"
-        className={problem ? 'rounded-lg bg-red-50 p-3 text-sm text-red-800' : 'sr-only'}
-      >
-        {problem ?? ''}
-      </p>
-    </form>
+      </Field>
+      <SubmitButton
+        busy={form.isBusy}
+        label={invited ? 'Set Password' : 'Update Password'}
+        busyLabel="Saving..."
+        size="lg"
+        className="w-full"
+        announce
+      />
+      <FormAlert id={`${id}-problem`} message={form.error} persistent />
+    </Form>
   );
 }

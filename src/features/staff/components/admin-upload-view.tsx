@@ -1,16 +1,15 @@
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
-import { Button, buttonClasses } from '@/components/ui/button';
+import { buttonClasses } from '@/components/ui/button';
+import { Field, Form, SubmitButton, useForm } from '@/components/ui/form';
 import { RetryButton } from '@/components/ui/retry-button';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { Progress } from '@/components/ui/progress';
 import { paths } from '@/config/paths';
 import { resourceCards, type ResourceCard } from '@/content/resources';
 import { site } from '@/content/site';
 import { tierLabel } from '@/content/tiers';
-import { errorMessage } from '@/lib/error-message';
 import { acceptAttribute, checkUploadFile, supportedFormatsText } from '../lib/upload-rules';
 
 function PageShell({ children }: { children: ReactNode }) {
@@ -18,6 +17,44 @@ function PageShell({ children }: { children: ReactNode }) {
     <main className="mx-auto flex min-h-screen w-full max-w-2xl flex-col justify-center gap-6 px-4 py-10 sm:px-6">
       {children}
     </main>
+  );
+}
+
+/** The page's card, named by its heading; `alert` announces the whole card as it appears. */
+function PageCard({
+  id,
+  title,
+  alert = false,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  alert?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      role={alert ? 'alert' : undefined}
+      aria-labelledby={id}
+      className="rounded-xl bg-white p-6 shadow-sm sm:p-8"
+    >
+      <h1 id={id} className="text-navy-900 font-serif text-3xl font-bold">
+        {title}
+      </h1>
+      {children}
+    </section>
+  );
+}
+
+/** The card's ways on, then Back to Home. */
+function PageActions({ children }: { children: ReactNode }) {
+  return (
+    <div className="mt-6 flex flex-wrap gap-3">
+      {children}
+      <Link to={paths.home} className={buttonClasses('outline')}>
+        Back to Home
+      </Link>
+    </div>
   );
 }
 
@@ -36,10 +73,7 @@ export function StaffOnlyView({
 }) {
   return (
     <PageShell>
-      <section aria-labelledby="staff-only-title" className="rounded-xl bg-white p-6 shadow-sm sm:p-8">
-        <h1 id="staff-only-title" className="text-navy-900 font-serif text-3xl font-bold">
-          Staff only
-        </h1>
+      <PageCard id="staff-only-title" title="Staff only">
         <p className="text-navy-800 mt-3">
           {task} is for {site.productName} programme staff. Subscribers find their downloads on the Subscriber Resources
           page.
@@ -49,7 +83,7 @@ export function StaffOnlyView({
             ? `Your account does not have staff access. If you think it should, contact ${site.contactEmail}.`
             : 'If you are on the team, sign in with your staff account.'}
         </p>
-        <div className="mt-6 flex flex-wrap gap-3">
+        <PageActions>
           {!signedIn && (
             <Link to={`${paths.auth}?next=${path}`} className={buttonClasses('gold')}>
               Sign In
@@ -60,11 +94,8 @@ export function StaffOnlyView({
               Subscriber Resources
             </Link>
           )}
-          <Link to={paths.home} className={buttonClasses('outline')}>
-            Back to Home
-          </Link>
-        </div>
-      </section>
+        </PageActions>
+      </PageCard>
     </PageShell>
   );
 }
@@ -73,20 +104,14 @@ export function StaffOnlyView({
 export function StaffCheckFailedView({ retry, retrying }: { retry: () => void; retrying: boolean }) {
   return (
     <PageShell>
-      <section role="alert" aria-labelledby="staff-check-title" className="rounded-xl bg-white p-6 shadow-sm sm:p-8">
-        <h1 id="staff-check-title" className="text-navy-900 font-serif text-3xl font-bold">
-          We couldn&apos;t check your access
-        </h1>
+      <PageCard id="staff-check-title" title="We couldn't check your access" alert>
         <p className="text-navy-800 mt-3">
           Something went wrong while checking whether your account has staff access. Please try again.
         </p>
-        <div className="mt-6 flex flex-wrap gap-3">
+        <PageActions>
           <RetryButton retry={retry} retrying={retrying} variant="gold" size="md" />
-          <Link to={paths.home} className={buttonClasses('outline')}>
-            Back to Home
-          </Link>
-        </div>
-      </section>
+        </PageActions>
+      </PageCard>
     </PageShell>
   );
 }
@@ -96,103 +121,91 @@ export type UploadResourcesViewProps = {
   onUpload: (card: ResourceCard, file: File, onProgress: (fraction: number) => void) => Promise<void>;
 };
 
-/** The staff upload form: card, file, progress, and the spec's toasts. */
+/** The staff upload page: what it is for, then the form. */
 export function UploadResourcesView({ onUpload }: UploadResourcesViewProps) {
+  return (
+    <PageShell>
+      <PageCard id="upload-title" title="Upload Resources">
+        <p className="text-navy-800 mt-2">
+          Files go to the resource card you choose. Members see them on Subscriber Resources once their bundle unlocks
+          that card; a file with the same name is replaced.
+        </p>
+        <UploadForm onUpload={onUpload} />
+      </PageCard>
+      <Link to={paths.resources} className={buttonClasses('ghost', 'md', 'self-center')}>
+        Go to Subscriber Resources
+      </Link>
+    </PageShell>
+  );
+}
+
+/** The upload form: card, file, progress, and the spec's toasts. */
+function UploadForm({ onUpload }: UploadResourcesViewProps) {
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [slug, setSlug] = useState(resourceCards[0]?.slug ?? '');
   const [file, setFile] = useState<File | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
+  const [progress, setProgress] = useState(0);
+  const form = useForm();
   const card = resourceCards.find((candidate) => candidate.slug === slug) ?? resourceCards[0];
-  const uploading = progress !== null;
 
   if (!card) return null;
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!card || uploading) return;
+  async function upload() {
+    if (!card) return;
     const problem = checkUploadFile(card, file);
     if (problem || !file) {
       toast.error('Upload failed', { description: problem ?? 'You must select a file to upload.' });
       return;
     }
     setProgress(0);
-    try {
-      await onUpload(card, file, (fraction) => setProgress(Math.round(fraction * 100)));
-      toast.success('Success!', { description: `${file.name} has been uploaded successfully.` });
-      setFile(null);
-      if (fileInput.current) fileInput.current.value = '';
-    } catch (error) {
-      toast.error('Upload failed', { description: errorMessage(error) });
-    } finally {
-      setProgress(null);
-    }
+    const uploaded = await form.run(
+      'busy',
+      () => onUpload(card, file, (fraction) => setProgress(Math.round(fraction * 100))),
+      { onError: (message) => toast.error('Upload failed', { description: message }) },
+    );
+    if (!uploaded) return;
+    toast.success('Success!', { description: `${file.name} has been uploaded successfully.` });
+    setFile(null);
+    if (fileInput.current) fileInput.current.value = '';
   }
 
   return (
-    <PageShell>
-      <section aria-labelledby="upload-title" className="rounded-xl bg-white p-6 shadow-sm sm:p-8">
-        <h1 id="upload-title" className="text-navy-900 font-serif text-3xl font-bold">
-          Upload Resources
-        </h1>
-        <p className="text-navy-800 mt-2">
-          Files go to the resource card you choose. Members see them on Subscriber Resources once their bundle unlocks
-          that card; a file with the same name is replaced.
-        </p>
-
-        <form onSubmit={(event) => void handleSubmit(event)} aria-busy={uploading} className="mt-6 flex flex-col gap-5">
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor={`${id}-card`}>Resource</Label>
-            <select
-              id={`${id}-card`}
-              value={card.slug}
-              disabled={uploading}
-              onChange={(event) => setSlug(event.target.value)}
-              className="border-navy-600/60 text-navy-900 min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base disabled:opacity-70"
-            >
-              {resourceCards.map((option) => (
-                <option key={option.slug} value={option.slug}>
-                  {option.title} ({tierLabel(option.tier)})
-                </option>
-              ))}
-            </select>
-          </div>
-
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor={`${id}-file`}>File</Label>
-            <Input
-              ref={fileInput}
-              id={`${id}-file`}
-              type="file"
-              accept={acceptAttribute(card)}
-              disabled={uploading}
-              aria-describedby={`${id}-formats`}
-              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-              density="compact"
-            />
-            <p id={`${id}-formats`} className="text-sm text-slate-700">
-              {supportedFormatsText(card)}
-            </p>
-          </div>
-
-          {uploading && <Progress value={progress} label="Upload progress" />}
-          {/* Announced once ('Uploading...'); the percentage is for the eye; a screen reader
-              reads it from the progress bar on demand instead of at every step. */}
-          <p className="text-navy-800 text-sm font-semibold">
-            <span role="status" aria-live="polite">
-              {uploading ? 'Uploading...' : ''}
-            </span>
-            {uploading && <span aria-hidden="true"> {progress}%</span>}
-          </p>
-
-          <Button type="submit" variant="gold" size="lg" disabled={uploading} className="sm:self-start">
-            {uploading ? 'Uploading...' : 'Upload'}
-          </Button>
-        </form>
-      </section>
-      <Link to={paths.resources} className={buttonClasses('ghost', 'md', 'self-center')}>
-        Go to Subscriber Resources
-      </Link>
-    </PageShell>
+    <Form state={form} onSubmit={upload} className="mt-6 flex flex-col gap-5">
+      <Field id={`${id}-card`} label="Resource">
+        <select
+          value={card.slug}
+          disabled={form.isBusy}
+          onChange={(event) => setSlug(event.target.value)}
+          className="border-navy-600/60 text-navy-900 min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base disabled:opacity-70"
+        >
+          {resourceCards.map((option) => (
+            <option key={option.slug} value={option.slug}>
+              {option.title} ({tierLabel(option.tier)})
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id={`${id}-file`} label="File" hint={supportedFormatsText(card)} hintSize="sm">
+        <Input
+          ref={fileInput}
+          type="file"
+          accept={acceptAttribute(card)}
+          disabled={form.isBusy}
+          onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+          density="compact"
+        />
+      </Field>
+      {form.isBusy && <Progress value={progress} label="Upload progress" />}
+      {/* Announced once ('Uploading...'); the percentage is for the eye; a screen reader
+          reads it from the progress bar on demand instead of at every step. */}
+      <p className="text-navy-800 text-sm font-semibold">
+        <span role="status" aria-live="polite">
+          {form.isBusy ? 'Uploading...' : ''}
+        </span>
+        {form.isBusy && <span aria-hidden="true"> {progress}%</span>}
+      </p>
+      <SubmitButton busy={form.isBusy} label="Upload" busyLabel="Uploading..." size="lg" className="sm:self-start" />
+    </Form>
   );
 }
