@@ -54,6 +54,24 @@ describe('import boundaries', () => {
     ).toEqual([]);
   });
 
+  it('refuses boot code before the app importing a feature or the app; its entries compose them', async () => {
+    expect(
+      await boundaryErrors(
+        'src/boot/probe.ts',
+        "import { signOut } from '@/features/auth';\nimport { routes } from '@/app/router';\nexport const probe = [signOut, routes];\n",
+      ),
+    ).toEqual([
+      expect.stringContaining('boot code before the app'),
+      expect.stringContaining('boot code before the app'),
+    ]);
+    expect(
+      await boundaryErrors(
+        'src/boot/entry-server.tsx',
+        "import { routes } from '@/app/router';\nexport const probe = routes;\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('refuses shared code importing a feature, and the app importing the local stand-in', async () => {
     expect(
       await boundaryErrors(
