@@ -8,7 +8,7 @@
 //   node packages/supabase-stand-in/server.mjs [--port N] [--host H] [--data DIR] [--reset] [--reset-only]
 import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import os from 'node:os';
@@ -33,6 +33,22 @@ import { objectFile } from './storage/names.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Default data folder (git-ignored): PGlite files in db/, object bytes in storage/. */
 export const DEFAULT_DATA_DIR = path.resolve(here, '.data');
+/** The data folder of older checkouts (inside supabase/): moved to the default on first start. */
+export const OLD_DATA_DIR = path.resolve(here, '..', '..', 'supabase', '.local-data');
+
+/**
+ * Moves a developer's data from the old folder to the default one, once, so the accounts and
+ * files they had are still there. Nothing moves when the new folder exists already.
+ * @param {string} from
+ * @param {string} to
+ * @returns {Promise<boolean>} whether it moved
+ */
+export async function adoptOldDataDir(from, to) {
+  if (!existsSync(from) || existsSync(to)) return false;
+  await mkdir(path.dirname(to), { recursive: true });
+  await rename(from, to);
+  return true;
+}
 const standInSql = path.join(here, 'stand-in.sql');
 
 /**
@@ -173,6 +189,9 @@ export async function startServer({
   clock,
 } = {}) {
   const log = quiet ? () => {} : (/** @type {string} */ m) => console.log(m);
+  if (dataDir === DEFAULT_DATA_DIR && (await adoptOldDataDir(OLD_DATA_DIR, DEFAULT_DATA_DIR))) {
+    log(`Moved the local data from ${OLD_DATA_DIR} to ${DEFAULT_DATA_DIR}.`);
+  }
   const { db, storageRoot } = await openData({ dataDir, reset, seedSamples, log });
 
   let baseUrl = '';
