@@ -172,7 +172,8 @@ export function serverTempRoot(user, candidates = [tmpdir(), '/tmp']) {
 
 /**
  * Gives others read access to every file of `dir`, and execute where the owner has it (the
- * install's programs and directories), whatever the umask it was made under.
+ * install's programs and directories), whatever the umask it was made under; takes write away
+ * from everyone but the owner, so the programs `nobody` runs stay root's alone.
  * @param {string} dir
  */
 function openToOthers(dir) {
@@ -181,9 +182,9 @@ function openToOthers(dir) {
     if (entry.isSymbolicLink()) continue;
     if (entry.isDirectory()) openToOthers(full);
     const { mode } = statSync(full);
-    chmodSync(full, mode | 0o044 | ((mode & 0o100) !== 0 ? 0o011 : 0));
+    chmodSync(full, (mode | 0o044 | ((mode & 0o100) !== 0 ? 0o011 : 0)) & ~0o022);
   }
-  chmodSync(dir, statSync(dir).mode | 0o055);
+  chmodSync(dir, (statSync(dir).mode | 0o055) & ~0o022);
 }
 
 /**
@@ -215,8 +216,9 @@ export function serverInstall({ install = binaries(), user = NOBODY, asRoot = is
       if (!existsSync(dir)) throw error;
     }
   }
-  const owner = statSync(dir);
-  if (owner.uid !== (process.getuid?.() ?? owner.uid) || (owner.mode & 0o022) !== 0)
+  // lstat: a link planted at this predictable name is refused, not followed.
+  const owner = lstatSync(dir);
+  if (owner.isSymbolicLink() || owner.uid !== (process.getuid?.() ?? owner.uid) || (owner.mode & 0o022) !== 0)
     throw new Error(
       `${dir} is not ours alone (owner uid ${owner.uid}, mode ${(owner.mode & 0o777).toString(8)}): delete it`,
     );

@@ -117,6 +117,20 @@ describe('the install the server runs from (on real folders)', () => {
     expect(() => serverInstall({ install, user: NOBODY, asRoot: true, tempRoot })).toThrow(/not ours alone/);
   });
 
+  it("refuses a link planted at the copy's name, and copies no file others may write", () => {
+    const install = fakeInstall(folder(0o700));
+    writeFileSync(path.join(install.bin, 'pg_ctl'), '#!/bin/sh\n', { mode: 0o777 });
+    chmodSync(path.join(install.bin, 'pg_ctl'), 0o777);
+    const tempRoot = folder(0o755);
+    const copy = serverInstall({ install, user: NOBODY, asRoot: true, tempRoot });
+    expect(statSync(path.join(copy.bin, 'pg_ctl')).mode & 0o777).toBe(0o755);
+
+    const planted = folder(0o755);
+    const target = folder(0o755);
+    symlinkSync(target, path.join(planted, path.basename(copy.dir)));
+    expect(() => serverInstall({ install, user: NOBODY, asRoot: true, tempRoot: planted })).toThrow(/not ours alone/);
+  });
+
   it('puts the server files in the first temp folder nobody can enter', () => {
     const closed = folder(0o700);
     const open = folder(0o755);
