@@ -63,15 +63,15 @@ export function DialogDescription({ className, ...props }: ComponentProps<typeof
   return <DialogPrimitive.Description className={cn('text-navy-800 text-sm', className)} {...props} />;
 }
 
+/** What a FormDialog hands its form. */
+export type InDialog = { onBusyChange: (busy: boolean) => void; close: () => void };
+
 /**
  * A dialog around one form (Radix: focus trap, Escape, focus back to the opener). While the
  * form is busy the dialog cannot be dismissed, so closing it never pretends to undo work
  * already under way. `children` receives the dialog's side of the form: `onBusyChange` for its
  * useForm, and `close`.
  */
-/** What a FormDialog hands its form. */
-export type InDialog = { onBusyChange: (busy: boolean) => void; close: () => void };
-
 export function FormDialog({
   open,
   onOpenChange,

@@ -1,3 +1,4 @@
+import { checkFields } from '@/components/ui/form';
 import { z } from '@/config/zod-config';
 
 /** The one credential schema of the auth page; its messages are the spec's (section 5). */
@@ -19,7 +20,6 @@ export type CredentialsCheck = { ok: true; credentials: Credentials } | { ok: fa
 
 /** Validates the form input; on failure returns the first failing rule's message. */
 export function checkCredentials(input: { email: string; password: string }): CredentialsCheck {
-  const result = credentialsSchema.safeParse(input);
-  if (result.success) return { ok: true, credentials: result.data };
-  return { ok: false, message: result.error.issues[0]?.message ?? 'Invalid input' };
+  const result = checkFields(credentialsSchema, input);
+  return result.ok ? { ok: true, credentials: result.data } : { ok: false, message: result.first };
 }

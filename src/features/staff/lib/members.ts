@@ -1,3 +1,4 @@
+import { checkFields } from '@/components/ui/form';
 import { z } from '@/config/zod-config';
 import { tiers } from '@/content/tiers';
 
@@ -128,8 +129,8 @@ export const reasonSchema = z
 
 /** The first failing rule's message, or null when the reason is fine. */
 export function checkReason(reason: string): string | null {
-  const result = reasonSchema.safeParse(reason);
-  return result.success ? null : (result.error.issues[0]?.message ?? 'Invalid reason');
+  const result = checkFields(reasonSchema, reason);
+  return result.ok ? null : result.first;
 }
 
 /** `12.50 USD` in the buyer's currency: minor units over the currency's own decimals. */
