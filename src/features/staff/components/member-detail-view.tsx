@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { RetryButton } from '@/components/ui/retry-button';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { Spinner } from '@/components/ui/spinner';
 import { account } from '@/content/account';
 import { tierLabel, type Tier } from '@/content/tiers';
@@ -259,62 +260,29 @@ function Purchases({ purchases }: { purchases: MemberPurchase[] }) {
       {purchases.length === 0 ? (
         <p className="text-navy-800 mt-1">No purchases.</p>
       ) : (
-        // Scrolls inside its own region on a narrow screen, never the page.
-        <div
-          role="region"
-          aria-labelledby="member-purchases-caption"
-          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
-          tabIndex={0}
-          className="border-navy-100 relative mt-2 overflow-x-auto rounded-lg border"
+        <ScrollTable
+          captionId="member-purchases-caption"
+          caption="Purchases, newest first"
+          minWidthClassName="min-w-[40rem]"
+          className="mt-2"
+          columns={['Date', 'Checkout', 'Order', 'Product', 'Tier', 'Amount', 'Status']}
         >
-          <table className="w-full min-w-[40rem] text-left text-sm">
-            <caption id="member-purchases-caption" className="sr-only">
-              Purchases, newest first
-            </caption>
-            <thead className="bg-navy-50 text-navy-900">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  Date
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Checkout
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Order
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Product
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Tier
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Amount
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Status
-                </th>
-              </tr>
-            </thead>
-            <tbody className="text-navy-800">
-              {purchases.map((purchase) => (
-                <tr key={purchase.id} className="border-navy-100 border-t">
-                  <td className="px-3 py-2">{formatDateTime(purchase.created_at)}</td>
-                  <td className="px-3 py-2">{providerName(purchase.provider)}</td>
-                  <td className="px-3 py-2 break-all">{purchase.order_id}</td>
-                  <td className="px-3 py-2">{purchase.product}</td>
-                  <td className="px-3 py-2">{tierLabel(purchase.tier)}</td>
-                  <td className="px-3 py-2">{formatAmount(purchase.amount_cents, purchase.currency)}</td>
-                  <td className="px-3 py-2">
-                    {purchase.status === 'refunded'
-                      ? `Refunded ${purchase.refunded_at ? formatDateTime(purchase.refunded_at) : ''}`.trim()
-                      : 'Paid'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+          {purchases.map((purchase) => (
+            <tr key={purchase.id} className="border-navy-100 border-t">
+              <td className="px-3 py-2">{formatDateTime(purchase.created_at)}</td>
+              <td className="px-3 py-2">{providerName(purchase.provider)}</td>
+              <td className="px-3 py-2 break-all">{purchase.order_id}</td>
+              <td className="px-3 py-2">{purchase.product}</td>
+              <td className="px-3 py-2">{tierLabel(purchase.tier)}</td>
+              <td className="px-3 py-2">{formatAmount(purchase.amount_cents, purchase.currency)}</td>
+              <td className="px-3 py-2">
+                {purchase.status === 'refunded'
+                  ? `Refunded ${purchase.refunded_at ? formatDateTime(purchase.refunded_at) : ''}`.trim()
+                  : 'Paid'}
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );

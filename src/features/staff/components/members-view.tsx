@@ -5,6 +5,7 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { RetryButton } from '@/components/ui/retry-button';
+import { ScrollTable } from '@/components/ui/scroll-table';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { tierLabel } from '@/content/tiers';
@@ -225,57 +226,32 @@ function MembersTable({
   chosen: ChosenMember | null;
   onChoose: (member: ChosenMember | null) => void;
 }) {
-  // A narrow screen scrolls the table inside its own region, never the page (`relative`: else the
-  // screen-reader-only texts inside are placed against the page and widen it).
   return (
-    <div
-      role="region"
-      aria-labelledby="members-table-caption"
-      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
-      tabIndex={0}
-      className="border-navy-100 relative overflow-x-auto rounded-lg border"
+    <ScrollTable
+      captionId="members-table-caption"
+      caption="Members, ordered by e-mail"
+      minWidthClassName="min-w-[44rem]"
+      columns={[
+        'E-mail',
+        'Tier',
+        'Comes from',
+        'Purchases',
+        'Joined',
+        'Last sign-in',
+        <span key="actions" className="sr-only">
+          Actions
+        </span>,
+      ]}
     >
-      <table className="w-full min-w-[44rem] text-left text-sm">
-        <caption id="members-table-caption" className="sr-only">
-          Members, ordered by e-mail
-        </caption>
-        <thead className="bg-navy-50 text-navy-900">
-          <tr>
-            <th scope="col" className="px-3 py-2">
-              E-mail
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Tier
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Comes from
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Purchases
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Joined
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Last sign-in
-            </th>
-            <th scope="col" className="px-3 py-2">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="text-navy-800">
-          {members.map((member) => (
-            <MemberTableRow
-              key={member.userId}
-              member={member}
-              chosen={chosen?.userId === member.userId}
-              onChoose={onChoose}
-            />
-          ))}
-        </tbody>
-      </table>
-    </div>
+      {members.map((member) => (
+        <MemberTableRow
+          key={member.userId}
+          member={member}
+          chosen={chosen?.userId === member.userId}
+          onChoose={onChoose}
+        />
+      ))}
+    </ScrollTable>
   );
 }
 
