@@ -225,8 +225,62 @@ function truthy(/** @type {unknown} */ value) {
 }
 
 /**
- * Renders parsed nodes with `data`, escaping values as html/template does in HTML (`escape`
- * false for a subject, which GoTrue sends as a header, not HTML).
+ * Percent-encodes every byte but letters, digits and `-._~`, as html/template's urlEscaper does
+ * for a value in a URL's query (text/template's html/url.go, urlProcessor with norm false).
+ * @param {string} value
+ */
+function urlQueryEscape(value) {
+  return Array.from(new TextEncoder().encode(value), (byte) => {
+    const c = String.fromCharCode(byte);
+    return /[A-Za-z0-9\-._~]/.test(c) ? c : `%${byte.toString(16).padStart(2, '0')}`;
+  }).join('');
+}
+
+/**
+ * Percent-encodes what may not stand in a URL (spaces, quotes, brackets `()<>`, bytes past ASCII), as
+ * html/template's urlNormalizer does for a URL's start or path; and a value at the start of the
+ * URL that is not http(s) or mailto becomes `#ZgotmplZ`, as its urlFilter does.
+ * @param {string} value
+ * @param {boolean} atStart
+ */
+function urlNormalize(value, atStart) {
+  if (atStart && /^[^/?#]*:/.test(value) && !/^(https?|mailto):/i.test(value)) return '#ZgotmplZ';
+  return Array.from(new TextEncoder().encode(value), (byte) => {
+    const c = String.fromCharCode(byte);
+    return /[A-Za-z0-9\-._~!#$&*+,/:;=?@[\]%]/.test(c) ? c : `%${byte.toString(16).padStart(2, '0')}`;
+  }).join('');
+}
+
+/**
+ * Where a value printed after `out` stands: inside an href attribute's URL (its start, its
+ * path, or its query or fragment), or in plain HTML. html/template picks its escaper by the
+ * same context (html/template/context.go, urlPart).
+ * @param {string} out
+ * @returns {'html' | 'url-start' | 'url-path' | 'url-query'}
+ */
+function contextAfter(out) {
+  const open = /\bhref\s*=\s*"([^"]*)$/i.exec(out);
+  if (!open) return 'html';
+  const url = open[1] ?? '';
+  if (url === '') return 'url-start';
+  return /[?#]/.test(url) ? 'url-query' : 'url-path';
+}
+
+/**
+ * A printed value escaped for its context, as html/template does: a URL part first, then the
+ * attribute's HTML escaping.
+ * @param {string} printed
+ * @param {ReturnType<typeof contextAfter>} context
+ */
+function escapeFor(printed, context) {
+  if (context === 'url-query') return escapeHtml(urlQueryEscape(printed));
+  if (context === 'html') return escapeHtml(printed);
+  return escapeHtml(urlNormalize(printed, context === 'url-start'));
+}
+
+/**
+ * Renders parsed nodes with `data`, escaping values as html/template does in HTML and in an
+ * href's URL (`escape` false for a subject, which GoTrue sends as a header, not HTML).
  * @param {Node[]} nodes
  * @param {MailData} data
  * @param {boolean} escape
@@ -240,7 +294,7 @@ export function renderNodes(nodes, data, escape = true) {
       const value = lookup(data, node.path);
       const printed =
         value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-      out += escape ? escapeHtml(printed) : printed;
+      out += escape ? escapeFor(printed, contextAfter(out)) : printed;
     } else {
       const branch = node.branches.find((b) => b.cond === null || truthy(lookup(data, b.cond)));
       if (branch) out += renderNodes(branch.body, data, escape);
@@ -265,7 +319,7 @@ export function htmlToText(html) {
       .replace(/&amp;/g, '&');
   return decode(
     html
-      .replace(/<a\s[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, (_, href, words) => `${words}: ${href}`)
+      .replace(/<a\s[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a\s*>/gi, (_, href, words) => `${words.trim()}: ${href}`)
       .replace(/<br\s*\/?>/gi, '\n')
       .replace(/<\/(p|h[1-6]|div|li|tr)>/gi, '\n\n')
       .replace(/<[^>]+>/g, ''),

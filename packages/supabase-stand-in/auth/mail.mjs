@@ -46,9 +46,16 @@ export function mailData(ctx, user, link, { otp, tokenHash }, redirect) {
   };
 }
 
-/** @param {string} text */
-export function sha256hex(text) {
-  return createHash('sha256').update(text).digest('hex');
+/**
+ * GoTrue's GenerateTokenHash (internal/crypto/crypto.go): the SHA-224 of the address and the
+ * code, in hex; what a link's `token_hash` carries and what e-mail + code is checked against.
+ * @param {string} email
+ * @param {string} otp
+ */
+export function tokenHashOf(email, otp) {
+  return createHash('sha224')
+    .update(email + otp)
+    .digest('hex');
 }
 
 /**
@@ -74,7 +81,7 @@ export async function sendMail(ctx, q, { to, subject, body, link, otp }) {
  */
 export function newOneTimeToken(email) {
   const otp = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  return { otp, tokenHash: sha256hex(email + otp) };
+  return { otp, tokenHash: tokenHashOf(email, otp) };
 }
 
 /**

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { HttpError } from '../http.mjs';
 import { AuthError, authError } from './errors.mjs';
-import { OTP_EXPIRY, sha256hex } from './mail.mjs';
+import { OTP_EXPIRY, tokenHashOf } from './mail.mjs';
 import { safeRedirect } from './redirects.mjs';
 import { issueSession } from './sessions.mjs';
 import { confirmUser, findUser, isBanned, updatePassword } from './users.mjs';
@@ -123,24 +123,50 @@ async function spendToken(ctx, tx, hash, kinds) {
   return used;
 }
 
+/** GoTrue's answers when no live token matches: a link's hash, or an address and its code. */
+const LINK_EXPIRED = 'Email link is invalid or has expired';
+const CODE_EXPIRED = 'Token has expired or is invalid';
+
 /**
- * Consumes a one-time token (by link hash, or e-mail + code) of a type the verify `type`
- * accepts, and opens a session, except for the first of two e-mail change links.
+ * Consumes a one-time token (by its hash) of a type the verify `type` accepts, and opens a
+ * session, except for the first of two e-mail change links.
  * @param {AuthContext} ctx
  * @param {string} type
- * @param {{ tokenHash?: unknown, email?: unknown, otp?: unknown }} given
+ * @param {{ hash: string, fromCode: boolean }} given
  */
-async function consumeToken(ctx, type, { tokenHash, email, otp }) {
+async function consumeToken(ctx, type, { hash, fromCode }) {
+  const expired = fromCode ? CODE_EXPIRED : LINK_EXPIRED;
   const kinds = Object.hasOwn(TOKEN_TYPES, type) ? TOKEN_TYPES[type] : undefined;
-  if (!kinds) throw authError(400, 'validation_failed', 'Verify requires a verification type');
-  const hash = tokenHash || (email && otp ? sha256hex(String(email).trim().toLowerCase() + String(otp)) : null);
-  if (!hash) throw authError(400, 'validation_failed', 'Verify requires a token or a token hash');
-  const row = await ctx.db.transaction((tx) => spendToken(ctx, tx, String(hash), kinds));
-  if (!row) throw authError(403, 'otp_expired', 'Email link is invalid or has expired');
+  if (!kinds && fromCode) throw authError(403, 'otp_expired', expired);
+  if (!kinds) throw authError(400, 'validation_failed', 'Invalid email verification type');
+  const row = await ctx.db.transaction((tx) => spendToken(ctx, tx, hash, kinds));
+  if (!row) throw authError(403, 'otp_expired', expired);
   if (row.single) return { session: null, redirectTo: row.redirect_to };
   const user = await findUser(ctx.db, `u.id = $1`, [row.user_id]);
-  if (!user) throw authError(403, 'otp_expired', 'Email link is invalid or has expired');
+  if (!user) throw authError(403, 'otp_expired', expired);
   return { session: await issueSession(ctx, user, 'otp'), redirectTo: row.redirect_to };
+}
+
+/**
+ * VerifyParams.Validate for POST (internal/api/verify.go): a code with its address, or a
+ * token hash with nothing but the type; answers the hash to look for.
+ * @param {Record<string, unknown>} b
+ */
+function postedToken(b) {
+  const type = typeof b.type === 'string' ? b.type : '';
+  if (!type) throw authError(400, 'validation_failed', 'Verify requires a verification type');
+  const token = typeof b.token === 'string' ? b.token : '';
+  const tokenHash = typeof b.token_hash === 'string' ? b.token_hash : '';
+  if (!token === !tokenHash)
+    throw authError(400, 'validation_failed', 'Verify requires either a token or a token hash');
+  if (token) {
+    if (typeof b.email !== 'string' || !b.email || b.phone)
+      throw authError(400, 'validation_failed', 'Only an email address or phone number should be provided on verify');
+    return { type, hash: tokenHashOf(b.email.trim().toLowerCase(), token), fromCode: true };
+  }
+  if (b.email || b.phone || b.redirect_to)
+    throw authError(400, 'validation_failed', 'Only the token_hash and type should be provided');
+  return { type, hash: tokenHash, fromCode: false };
 }
 
 /**
@@ -150,12 +176,8 @@ async function consumeToken(ctx, type, { tokenHash, email, otp }) {
  * @param {unknown} body
  */
 export async function verify(ctx, body) {
-  const b = /** @type {Record<string, unknown>} */ (body ?? {});
-  const { session } = await consumeToken(ctx, String(b.type ?? ''), {
-    tokenHash: b.token_hash,
-    email: b.email,
-    otp: b.token,
-  });
+  const { type, ...given } = postedToken(/** @type {Record<string, unknown>} */ (body ?? {}));
+  const { session } = await consumeToken(ctx, type, given);
   return session ?? { msg: SINGLE_CONFIRMATION, code: '200' };
 }
 
@@ -169,7 +191,9 @@ export async function verify(ctx, body) {
 export async function followLink(ctx, url) {
   const type = url.searchParams.get('type') ?? 'recovery';
   try {
-    const { session, redirectTo } = await consumeToken(ctx, type, { tokenHash: url.searchParams.get('token') ?? '' });
+    const token = url.searchParams.get('token');
+    if (!token) throw authError(400, 'validation_failed', 'Verify requires a token or a token hash');
+    const { session, redirectTo } = await consumeToken(ctx, type, { hash: token, fromCode: false });
     const asked = url.searchParams.get('redirect_to');
     const target = asked ? safeRedirect(asked, ctx.siteUrl) : safeRedirect(redirectTo, ctx.siteUrl);
     // The first of two e-mail change links: prepRedirectURL's message, no session.

@@ -62,7 +62,9 @@ describe('invite', () => {
     expect(mails).toHaveLength(1);
     const mail = mails[0]!;
     expect(mail.subject).toBe(INVITE_SUBJECT);
-    expect(mail.body).toContain(mail.link);
+    // The mail carries the site's confirm page for the same token, never the verify URL itself.
+    expect(mail.body).not.toContain(mail.link);
+    expect(mail.body).toContain(`/auth/confirm?token_hash=${new URL(mail.link).searchParams.get('token')}&type=invite`);
     const link = new URL(mail.link);
     expect(link.origin + link.pathname).toBe(`${server.url}/auth/v1/verify`);
     expect(link.searchParams.get('type')).toBe('invite');
@@ -227,7 +229,7 @@ describe('invite', () => {
     const contentPath = /^content_path\s*=\s*"\.\/supabase\/([^"]*)"/m.exec(section)?.[1];
     expect(contentPath).toBeDefined();
     expect(readFileSync(new URL(`../../../supabase/${contentPath}`, import.meta.url), 'utf8')).toContain(
-      '{{ .ConfirmationURL }}',
+      '/auth/confirm?token_hash={{ .TokenHash }}&amp;type=invite',
     );
   });
 });
