@@ -8,6 +8,8 @@ import { routeFallback } from './route-fallback';
 import { Component as HomePage } from './routes/home';
 
 const Loading = routeFallback('Loading...');
+/** The pages auth e-mails lead to (confirm a link or code, set a password): one chunk. */
+const linkPages = () => import('./routes/set-password');
 
 /**
  * The landing page is bundled eagerly (it is the first paint for most visitors); every other
@@ -46,8 +48,9 @@ export const routes: RouteObject[] = [
             path: paths.setPassword,
             handle: page({ title: 'Set Your Password' }),
             HydrateFallback: routeFallback('Checking your link...'),
-            lazy: () => import('./routes/set-password'),
+            lazy: linkPages,
           },
+          { path: paths.confirm, handle: page({ title: 'Confirm' }), HydrateFallback: Loading, lazy: linkPages },
           {
             path: paths.resources,
             handle: page({ title: 'Subscriber Resources' }),

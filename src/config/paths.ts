@@ -4,6 +4,8 @@ export const paths = {
   auth: '/auth',
   /** Where password-recovery and invitation links land. */
   setPassword: '/auth/set-password',
+  /** Where every auth e-mail's link lands: it verifies only when its button is pressed. */
+  confirm: '/auth/confirm',
   resources: '/resources',
   bundles: '/bundles',
   upgrade: '/upgrade',

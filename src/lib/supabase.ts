@@ -17,3 +17,13 @@ export const supabase = createClient<Database>(env.VITE_SUPABASE_URL, env.VITE_S
 });
 
 export type SupabaseClient = typeof supabase;
+
+/**
+ * A client that keeps nothing (no storage, no refresh, no URL reading), for work that must
+ * finish before the app's client hears of a sign-in (a sign-up's code, then its password).
+ */
+export function detachedClient() {
+  return createClient<Database>(env.VITE_SUPABASE_URL, env.VITE_SUPABASE_ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, storageKey: 'detached' },
+  });
+}

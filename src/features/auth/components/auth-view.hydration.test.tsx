@@ -77,11 +77,12 @@ describe('AuthView hydrated over what the visitor did first', () => {
 
     expect(await startApp()).toEqual([]);
     expect(calls.signUp).toEqual([{ email: 'early@example.com', password: 'secret1' }]);
-    // Awaiting confirmation, the app stays on Sign Up with the address the visitor typed: the
-    // e-mail's link signs them in (docs/decisions/047-sign-up-confirms-the-address-first.md).
-    expect(await screen.findByRole('button', { name: 'Create Account' })).toBeEnabled();
+    // Awaiting confirmation, the app stays on Sign Up and asks for the code sent to the address
+    // the visitor typed (docs/decisions/064-code-in-the-same-tab-keeps-the-password.md).
+    expect(await screen.findByRole('heading', { name: 'Check your e-mail' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Sign Up', selected: true })).toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: 'Email' })).toHaveValue('early@example.com');
+    expect(screen.getByText('early@example.com')).toBeVisible();
+    expect(screen.getByRole('textbox', { name: '6-digit code' })).toBeInTheDocument();
   });
 
   it('Forgot password?, typed, Send: the app sends the link to the address typed', async () => {

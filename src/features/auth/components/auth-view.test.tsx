@@ -174,17 +174,23 @@ describe('AuthView', () => {
     expect(screen.getByRole('button', { name: 'Creating account...' })).toBeDisabled();
     expect(seen).toEqual([{ email: 'new@example.com', password: 'secret1' }]);
 
-    // No session came back: the address must be confirmed, and the e-mail's link signs them in
-    // (docs/decisions/047-sign-up-confirms-the-address-first.md), so nothing sends them to the Sign In tab.
+    // No session came back: the address must be confirmed. The Sign Up tab asks for the
+    // e-mail's code, which signs them in with the password just typed
+    // (docs/decisions/064-code-in-the-same-tab-keeps-the-password.md).
     pending.resolve(false);
     expect(await screen.findByText('Account created!')).toBeInTheDocument();
-    expect(
-      screen.getByText('Check your e-mail and follow the link to confirm your address and sign in.'),
-    ).toBeInTheDocument();
+    expect(screen.getByText('Check your e-mail for your code.')).toBeInTheDocument();
     expect(screen.queryByText('You can now sign in to access your resources.')).not.toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Sign Up', selected: true })).toBeInTheDocument();
-    expect(emailField()).toHaveValue('new@example.com');
+    expect(await screen.findByRole('heading', { name: 'Check your e-mail' })).toHaveFocus();
+    expect(screen.getByText('new@example.com')).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Create Account' })).not.toBeInTheDocument();
     expect(calls.signedIn).toBe(0);
+
+    // "Use another address" brings the form back with what was typed.
+    await user.click(screen.getByRole('button', { name: 'Use another address' }));
+    expect(emailField()).toHaveValue('new@example.com');
+    expect(screen.getByRole('button', { name: 'Create Account' })).toBeVisible();
   });
 
   it('hands a sign-up that came back signed in straight over, never telling them to sign in', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
@@ -12,6 +12,9 @@ import { checkCredentials, type Credentials } from '../lib/credentials-schema';
 import type { PasswordResetRequest } from '../api/request-password-reset';
 import { EmailField } from './email-field';
 import { RequestLinkForm } from './request-link-form';
+
+// Loaded only after a sign-up is sent (with what it imports): /auth hydrates without it.
+const CheckEmail = lazy(() => import('./check-email'));
 
 type Mode = 'sign-in' | 'sign-up';
 
@@ -41,7 +44,12 @@ const copy = {
  * Sign in or create an account: the schema check, the busy form (one at a time) and every
  * toast. A refusal is a toast; the form keeps what was typed.
  */
-function useAuthSubmit({ onSignIn, onSignUp, onSignedIn }: Omit<AuthViewProps, 'onRequestPasswordReset'>) {
+function useAuthSubmit({
+  onSignIn,
+  onSignUp,
+  onSignedIn,
+  onAwaiting,
+}: Pick<AuthViewProps, 'onSignIn' | 'onSignUp' | 'onSignedIn'> & { onAwaiting: (credentials: Credentials) => void }) {
   const form = useForm<Mode>();
 
   async function signIn(credentials: Credentials) {
@@ -57,11 +65,10 @@ function useAuthSubmit({ onSignIn, onSignUp, onSignedIn }: Omit<AuthViewProps, '
       toast.success('Account created!', { description: 'Welcome! Taking you to your resources...' });
       onSignedIn();
     } else {
-      // Nothing to sign in with until the address is confirmed; the e-mail's link signs
-      // them in and asks for their password.
-      toast.success('Account created!', {
-        description: 'Check your e-mail and follow the link to confirm your address and sign in.',
-      });
+      // Nothing to sign in with until the address is confirmed: the e-mail's code, typed on
+      // the screen that replaces the form, signs them in with the password just typed.
+      toast.success('Account created!', { description: 'Check your e-mail for your code.' });
+      onAwaiting(credentials);
     }
   }
 
@@ -88,7 +95,9 @@ export function AuthView({ onRequestPasswordReset, ...actions }: AuthViewProps) 
   const [forgot, setForgot] = useState<'closed' | 'open' | 'returned'>('closed');
   // One e-mail for both tabs: after "Account created!" the Sign In tab already has it.
   const [email, setEmail] = useState('');
-  const { form, submit } = useAuthSubmit(actions);
+  // The sign-up waiting for its code: the address and password, in this tab's memory only.
+  const [awaiting, setAwaiting] = useState<Credentials | null>(null);
+  const { form, submit } = useAuthSubmit({ ...actions, onAwaiting: setAwaiting });
   const id = useId();
   const ids = { signIn: `${id}-sign-in`, forgot: `${id}-forgot`, forgotLink: `${id}-forgot-link` };
   const shared = { email, onEmailChange: setEmail, form, onSubmit: submit };
@@ -133,13 +142,20 @@ export function AuthView({ onRequestPasswordReset, ...actions }: AuthViewProps) 
           />
         </TabsContent>
         <TabsContent value="sign-up" forceMount hidden={tab !== 'sign-up'}>
-          <CredentialsForm mode="sign-up" {...shared} />
-          <p className="mt-4 text-center text-sm text-slate-700">
-            {privacy.signUpNote.text}{' '}
-            <Link to={paths.privacy} className="text-navy-900 font-semibold underline underline-offset-4">
-              {privacy.signUpNote.link}
-            </Link>
-          </p>
+          <div hidden={awaiting !== null}>
+            <CredentialsForm mode="sign-up" {...shared} />
+            <p className="mt-4 text-center text-sm text-slate-700">
+              {privacy.signUpNote.text}{' '}
+              <Link to={paths.privacy} className="text-navy-900 font-semibold underline underline-offset-4">
+                {privacy.signUpNote.link}
+              </Link>
+            </p>
+          </div>
+          {awaiting && (
+            <Suspense fallback={<p className="text-center text-sm text-slate-700">Loading...</p>}>
+              <CheckEmail email={awaiting.email} password={awaiting.password} onBack={() => setAwaiting(null)} />
+            </Suspense>
+          )}
         </TabsContent>
       </Tabs>
     </AuthPage>

@@ -11,6 +11,8 @@ export type RequestLinkFormProps = {
   onRequest: (email: string) => Promise<PasswordResetRequest>;
   /** Focus the e-mail field whenever this turns true: the form has just replaced the control that had focus. */
   takeFocus?: boolean;
+  /** The button's words. */
+  label?: string;
 };
 
 /** The text shown for every address, known or not: the answer must not tell them apart. */
@@ -31,7 +33,13 @@ const requestSchema = credentialsSchema.pick({ email: true });
  * confirmation whatever the address. Outcomes are announced (status for the confirmation,
  * alert for a problem); an invalid address puts focus back on the field.
  */
-export function RequestLinkForm({ email, onEmailChange, onRequest, takeFocus = false }: RequestLinkFormProps) {
+export function RequestLinkForm({
+  email,
+  onEmailChange,
+  onRequest,
+  takeFocus = false,
+  label = 'Send reset link',
+}: RequestLinkFormProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const form = useForm();
@@ -72,7 +80,7 @@ export function RequestLinkForm({ email, onEmailChange, onRequest, takeFocus = f
         onEmailChange={onEmailChange}
         problemId={fieldProblem && `${id}-problem`}
       />
-      <SubmitButton busy={form.isBusy} label="Send reset link" busyLabel="Sending..." size="lg" className="w-full" />
+      <SubmitButton busy={form.isBusy} label={label} busyLabel="Sending..." size="lg" className="w-full" />
       <p role="status" className={sentTo !== null ? 'rounded-lg bg-green-50 p-3 text-sm text-green-900' : 'sr-only'}>
         {sending ?? (sentTo !== null ? sentMessage(sentTo) : '')}
       </p>

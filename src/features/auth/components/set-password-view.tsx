@@ -1,13 +1,12 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { Field, Form, FormAlert, SubmitButton, useForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { FullPageSpinner } from '@/components/ui/spinner';
-import { paths } from '@/config/paths';
 import type { PasswordResetRequest } from '../api/request-password-reset';
 import { credentialsSchema } from '../lib/credentials-schema';
 import type { SetPasswordState } from '../lib/set-password-state';
+import { CardPage } from './card-page';
 import { RequestLinkForm } from './request-link-form';
 
 export type SetPasswordViewProps = {
@@ -58,14 +57,14 @@ export function SetPasswordView({ state, onSetPassword, onRequestLink, onDone }:
     }[state.purpose];
     const invited = state.purpose !== 'recovery';
     return (
-      <Page title={title} intro={intro}>
+      <CardPage title={title} intro={intro}>
         <NewPasswordForm onSetPassword={onSetPassword} onDone={onDone} invited={invited} email={state.email} />
-      </Page>
+      </CardPage>
     );
   }
 
   return (
-    <Page
+    <CardPage
       title={state.kind === 'link-error' ? 'This link has expired' : 'Set your password'}
       intro={
         state.kind === 'link-error'
@@ -74,41 +73,7 @@ export function SetPasswordView({ state, onSetPassword, onRequestLink, onDone }:
       }
     >
       <RequestAgain onRequestLink={onRequestLink} />
-    </Page>
-  );
-}
-
-function Page({ title, intro, children }: { title: string; intro: string; children: ReactNode }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  // Each state is a new page for the reader: move focus to its heading (the link's session
-  // may arrive after the first paint, replacing the spinner).
-  useEffect(() => {
-    heading.current?.focus();
-  }, [title]);
-
-  return (
-    <main className="from-navy-900 to-navy-700 flex min-h-screen flex-col items-center bg-gradient-to-b px-4 py-10 sm:py-16">
-      <div className="flex w-full max-w-md flex-col gap-6">
-        <section aria-labelledby="set-password-title" className="rounded-xl bg-white p-5 shadow-xl sm:p-6">
-          <h1
-            ref={heading}
-            id="set-password-title"
-            tabIndex={-1}
-            className="text-navy-900 mb-2 font-serif text-2xl font-bold break-words focus:outline-none sm:text-3xl"
-          >
-            {title}
-          </h1>
-          <p className="mb-5 break-words text-slate-700">{intro}</p>
-          {children}
-        </section>
-        <Link
-          to={paths.auth}
-          className="inline-flex min-h-11 items-center gap-2 self-center rounded-lg px-4 py-2 font-semibold text-white hover:bg-white/10"
-        >
-          <span aria-hidden="true">←</span> Back to Sign In
-        </Link>
-      </div>
-    </main>
+    </CardPage>
   );
 }
 

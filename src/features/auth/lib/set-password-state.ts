@@ -25,12 +25,15 @@ export function setPasswordState(
   email: string | null,
   link: AuthRedirect | null,
   pathname: string = paths.setPassword,
+  /** What the confirm page verified before it sent the person here (null: nothing). */
+  confirmed: 'invite' | 'signup' | 'recovery' | null = null,
 ): SetPasswordState {
   const fromLink = link && link.pathname === pathname ? link : null;
   // A refused link says so even to someone signed in already: they asked for something new.
   if (fromLink?.error) return { kind: 'link-error' };
   if (status === 'loading') return { kind: 'checking' };
   if (status === 'signed-out') return { kind: 'no-link' };
-  const purpose = fromLink?.type === 'invite' ? 'invite' : fromLink?.type === 'signup' ? 'signup' : 'recovery';
+  const linkType = fromLink?.type ?? confirmed;
+  const purpose = linkType === 'invite' ? 'invite' : linkType === 'signup' ? 'signup' : 'recovery';
   return { kind: 'ready', purpose, email };
 }
