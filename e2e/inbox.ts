@@ -1,10 +1,17 @@
+import type { Page } from '@playwright/test';
 import { e2eEnv } from './env';
 import { mailFromMessage, mailpitQuery, messagesTo, type MailpitMessage, type MailpitSummary } from './mailpit';
 
-export type Mail = { subject: string; link: string };
+/** An auth e-mail: its subject, the link it carries (the site's confirm page) and its 6-digit code. */
+export type Mail = { subject: string; link: string; code: string };
+
+/** The confirm-page link in a mail read as text ("its words: its address"). */
+function linkInText(body: string): string {
+  return /https?:\/\/\S+\/auth\/confirm\?\S+/.exec(body)?.[0] ?? '';
+}
 
 /**
- * The e-mails the auth server sent to `email`, newest first, with the verify link each
+ * The e-mails the auth server sent to `email`, newest first, with the link and code each
  * carries. The stand-in keeps them at GET /inbox (demo key in `apikey`); a `supabase start`
  * stack hands them to Mailpit (E2E_MAILPIT_URL, default its port 54324), read through its API
  * (e2e/mailpit.ts). Delivery to Mailpit is not instant: poll for a mail that should arrive.
@@ -15,8 +22,8 @@ export async function readInbox(email: string): Promise<Mail[]> {
       headers: { apikey: e2eEnv.anonKey },
     });
     if (!res.ok) throw new Error(`inbox: HTTP ${res.status}`);
-    const body = (await res.json()) as { messages: Array<{ subject: string; link: string }> };
-    return body.messages.map(({ subject, link }) => ({ subject, link }));
+    const body = (await res.json()) as { messages: Array<{ subject: string; body: string; otp: string }> };
+    return body.messages.map((m) => ({ subject: m.subject, link: linkInText(m.body), code: m.otp }));
   }
   const mailpit = (process.env.E2E_MAILPIT_URL ?? 'http://127.0.0.1:54324').replace(/\/+$/, '');
   const getJson = async <T>(path: string): Promise<T> => {
@@ -32,4 +39,16 @@ export async function readInbox(email: string): Promise<Mail[]> {
     mails.push(mailFromMessage(await getJson<MailpitMessage>(`/api/v1/message/${encodeURIComponent(id)}`)));
   }
   return mails;
+}
+
+/** The confirm page's one button, whichever kind of mail it was opened from. */
+const confirmButton = /^(Open my account|Confirm my address|Choose a new password|Confirm the change)$/;
+
+/**
+ * What the person does with a mail's link: open the site's confirm page and press its button
+ * (opening it alone spends nothing).
+ */
+export async function openMailLink(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  await page.getByRole('button', { name: confirmButton }).click();
 }

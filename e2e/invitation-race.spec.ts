@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readInbox } from './inbox';
+import { openMailLink, readInbox } from './inbox';
 import { admin, expect, test } from './fixtures';
 import { deliverSale } from './webhook';
 
@@ -25,7 +25,7 @@ test('deliveries of one order race: the buyer receives exactly one invitation, a
     const mails = await readInbox(email);
     expect(mails.map((m) => m.subject)).toEqual(['Your files are ready']);
 
-    await page.goto(mails[0]?.link ?? '');
+    await openMailLink(page, mails[0]?.link ?? '');
     await expect(page).toHaveURL(/\/auth\/set-password/);
     await page.getByLabel('New password', { exact: true }).fill('race-pass-1');
     await page.getByLabel('Confirm password').fill('race-pass-1');

@@ -51,19 +51,25 @@ export function decodeEntities(text: string): string {
 }
 
 /**
- * The verify link in an auth e-mail: the first `href` that leads to the auth server's
- * `/auth/v1/verify` (GoTrue's `{{ .ConfirmationURL }}`: `…/auth/v1/verify?token=…&type=…&redirect_to=…`),
- * with its character references decoded. '' when the e-mail has none.
+ * The link in an auth e-mail: the first `href` that leads to the site's confirm page
+ * (`…/auth/confirm?token_hash=…&type=…&email=…`, supabase/templates/), with its character
+ * references decoded. '' when the e-mail has none.
  */
-export function verifyLink(html: string): string {
+export function confirmLink(html: string): string {
   for (const match of html.matchAll(/href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)) {
     const href = decodeEntities(match[1] ?? match[2] ?? '').trim();
-    if (/\/auth\/v1\/verify\?/.test(href)) return href;
+    if (/\/auth\/confirm\?/.test(href)) return href;
   }
   return '';
 }
 
-/** A Mailpit message as the e2e suite reads an e-mail: its subject and its verify link. */
-export function mailFromMessage(message: MailpitMessage): { subject: string; link: string } {
-  return { subject: message.Subject, link: verifyLink(message.HTML ?? '') };
+/** The 6-digit code an auth e-mail carries (the templates print `{{ .Token }}` in bold); '' when none. */
+export function mailCode(html: string): string {
+  return /<strong>\s*(\d{6})\s*<\/strong>/.exec(html)?.[1] ?? '';
+}
+
+/** A Mailpit message as the e2e suite reads an e-mail: its subject, its link and its code. */
+export function mailFromMessage(message: MailpitMessage): { subject: string; link: string; code: string } {
+  const html = message.HTML ?? '';
+  return { subject: message.Subject, link: confirmLink(html), code: mailCode(html) };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { paths } from '../src/config/paths';
 import { admin, anonClient, expect, expectAccessible, test, waitForHydration } from './fixtures';
 import { e2eEnv } from './env';
-import { readInbox } from './inbox';
+import { openMailLink, readInbox } from './inbox';
 
 // "Forgot password?" and invitations, through the real auth server's e-mails.
 
@@ -57,7 +57,7 @@ test('forgot password round trip: the e-mailed link opens the set-password page,
   await expect(page.getByText(sent(user.email))).toBeVisible();
 
   const mail = await onlyMail(user.email);
-  await page.goto(mail.link);
+  await openMailLink(page, mail.link);
   await expect(page).toHaveURL(/\/auth\/set-password#?$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Choose a new password' })).toBeFocused();
   await expect(page.getByText(`Choose a new password for ${user.email}.`)).toBeVisible();
@@ -81,7 +81,7 @@ test('forgot password round trip: the e-mailed link opens the set-password page,
   ).toBe(400);
 
   // The link worked once.
-  await page.goto(mail.link);
+  await openMailLink(page, mail.link);
   await expect(page.getByRole('heading', { level: 1, name: 'This link has expired' })).toBeVisible();
 });
 
@@ -100,7 +100,7 @@ test('an invitation: the buyer opens the e-mailed link, chooses a password and l
     expect(mail.subject).toBe('Your files are ready');
 
     await page.setViewportSize({ width: 360, height: 740 });
-    await page.goto(mail.link);
+    await openMailLink(page, mail.link);
     await expect(page).toHaveURL(/\/auth\/set-password#?$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome! Your files are ready' })).toBeFocused();
     await expect(page.getByText(`Choose a password for ${email}.`)).toBeVisible();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resourceCards } from '../src/content/resources';
 import { tierRank } from '../src/content/tiers';
 import { e2eEnv } from './env';
-import { readInbox } from './inbox';
+import { openMailLink, readInbox } from './inbox';
 import { admin, expect, test, waitForHydration } from './fixtures';
 import { deliverSale } from './webhook';
 
@@ -48,7 +48,7 @@ test("whoever registered the buyer's address first is refused once the buyer acc
     const [invitation] = await readInbox(email);
 
     // The buyer accepts in the site and chooses a password.
-    await page.goto(invitation!.link);
+    await openMailLink(page, invitation!.link);
     await expect(page).toHaveURL(/\/auth\/set-password/);
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome! Your files are ready' })).toBeVisible();
     await page.getByLabel('New password', { exact: true }).fill('buyer-pass-1');

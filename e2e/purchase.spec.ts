@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { resourceCards } from '../src/content/resources';
 import { tierRank, type Tier } from '../src/content/tiers';
-import { readInbox } from './inbox';
+import { openMailLink, readInbox } from './inbox';
 import { admin, expect, signInAs, test } from './fixtures';
 import { deliverRefund, deliverSale } from './webhook';
 
@@ -12,7 +12,7 @@ function filesUpTo(tier: Tier): number {
     .length;
 }
 
-/** The invitation's verify link: the stand-in's inbox, or Mailpit on a real stack (not instant there). */
+/** The invitation's link (to the site's confirm page): the stand-in's inbox, or Mailpit on a real stack (not instant there). */
 async function invitationLink(email: string): Promise<string> {
   await expect.poll(async () => (await readInbox(email)).length).toBe(1);
   const [mail] = await readInbox(email);
@@ -48,7 +48,7 @@ test('a purchase by a new e-mail: the invitation arrives, the buyer sets a passw
       invitation: 'invited',
     });
 
-    await page.goto(await invitationLink(email));
+    await openMailLink(page, await invitationLink(email));
     await expect(page).toHaveURL(/\/auth\/set-password/);
     await page.getByLabel('New password', { exact: true }).fill('buyer-pass-1');
     await page.getByLabel('Confirm password').fill('buyer-pass-1');

@@ -5,7 +5,8 @@ import {
   mailFromMessage,
   mailpitQuery,
   messagesTo,
-  verifyLink,
+  confirmLink,
+  mailCode,
   type MailpitMessage,
   type MailpitSummary,
 } from '../../e2e/mailpit';
@@ -33,16 +34,17 @@ describe('Mailpit parsing for the e2e inbox', () => {
     expect(messagesTo('buyer@example.com', { messages: null })).toEqual([]);
   });
 
-  it("reads a message's subject and its verify link, decoded, with the token, type and redirect the auth server put there", () => {
+  it("reads a message's subject, its link to the site's confirm page, decoded, and its code", () => {
     const mail = mailFromMessage(message);
     expect(mail.subject).toBe('Your files are ready');
     const link = new URL(mail.link);
-    expect(`${link.origin}${link.pathname}`).toBe('http://127.0.0.1:54321/auth/v1/verify');
+    expect(`${link.origin}${link.pathname}`).toBe('http://127.0.0.1:4173/auth/confirm');
     expect(Object.fromEntries(link.searchParams)).toEqual({
-      token: '5e1a0c7b2f9d48e3a6b1c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4',
+      token_hash: '5e1a0c7b2f9d48e3a6b1c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4',
       type: 'invite',
-      redirect_to: 'http://127.0.0.1:4173/auth/set-password',
+      email: 'buyer@example.com',
     });
+    expect(mail.code).toBe('482913');
   });
 
   it('decodes the character references html/template writes into attributes', () => {
@@ -50,12 +52,12 @@ describe('Mailpit parsing for the e2e inbox', () => {
     expect(decodeEntities('&unknown; &#xZZ; & plain')).toBe('&unknown; &#xZZ; & plain');
   });
 
-  it('takes the first link to /auth/v1/verify, skipping others, and gives "" when there is none', () => {
+  it('takes the first link to /auth/confirm, skipping others, and gives "" when there is none', () => {
     const html =
-      "<a href='https://example.com/help'>Help</a> <a href = 'http://127.0.0.1:54321/auth/v1/verify?token=t&amp;type=recovery&amp;redirect_to=http%3A%2F%2F127.0.0.1%3A4173%2F'>Reset</a>";
-    expect(verifyLink(html)).toBe(
-      'http://127.0.0.1:54321/auth/v1/verify?token=t&type=recovery&redirect_to=http%3A%2F%2F127.0.0.1%3A4173%2F',
-    );
-    expect(verifyLink('<p>Your password was changed</p>')).toBe('');
+      "<a href='https://example.com/help'>Help</a> <a href = 'http://127.0.0.1:4173/auth/confirm?token_hash=t&amp;type=recovery&amp;email=a%40b.c'>Reset</a>";
+    expect(confirmLink(html)).toBe('http://127.0.0.1:4173/auth/confirm?token_hash=t&type=recovery&email=a%40b.c');
+    expect(confirmLink('<p>Your password was changed</p>')).toBe('');
+    expect(mailCode('<p>Type <strong>012345</strong></p>')).toBe('012345');
+    expect(mailCode('<p>No code</p>')).toBe('');
   });
 });
