@@ -3,11 +3,16 @@ import { e2eEnv } from './env';
 import { mailFromMessage, mailpitQuery, messagesTo, type MailpitMessage, type MailpitSummary } from './mailpit';
 
 /** An auth e-mail: its subject, the link it carries (the site's confirm page) and its 6-digit code. */
-export type Mail = { subject: string; link: string; code: string };
+export type Mail = { subject: string; link: string; code: string; links: string[] };
 
 /** The confirm-page link in a mail read as text ("its words: its address"). */
 function linkInText(body: string): string {
   return /https?:\/\/\S+\/auth\/confirm\?\S+/.exec(body)?.[0] ?? '';
+}
+
+/** Every address in a mail read as text. */
+function addressesInText(body: string): string[] {
+  return body.match(/https?:\/\/[^\s)]+/g) ?? [];
 }
 
 /**
@@ -23,7 +28,12 @@ export async function readInbox(email: string): Promise<Mail[]> {
     });
     if (!res.ok) throw new Error(`inbox: HTTP ${res.status}`);
     const body = (await res.json()) as { messages: Array<{ subject: string; body: string; otp: string }> };
-    return body.messages.map((m) => ({ subject: m.subject, link: linkInText(m.body), code: m.otp }));
+    return body.messages.map((m) => ({
+      subject: m.subject,
+      link: linkInText(m.body),
+      code: m.otp,
+      links: addressesInText(m.body),
+    }));
   }
   const mailpit = (process.env.E2E_MAILPIT_URL ?? 'http://127.0.0.1:54324').replace(/\/+$/, '');
   const getJson = async <T>(path: string): Promise<T> => {

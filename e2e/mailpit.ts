@@ -56,11 +56,14 @@ export function decodeEntities(text: string): string {
  * references decoded. '' when the e-mail has none.
  */
 export function confirmLink(html: string): string {
-  for (const match of html.matchAll(/href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)) {
-    const href = decodeEntities(match[1] ?? match[2] ?? '').trim();
-    if (/\/auth\/confirm\?/.test(href)) return href;
-  }
-  return '';
+  return hrefs(html).find((href) => /\/auth\/confirm\?/.test(href)) ?? '';
+}
+
+/** Every `href` in an e-mail, decoded, in order. */
+export function hrefs(html: string): string[] {
+  return Array.from(html.matchAll(/href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi), (match) =>
+    decodeEntities(match[1] ?? match[2] ?? '').trim(),
+  );
 }
 
 /** The 6-digit code an auth e-mail carries (the templates print `{{ .Token }}` in bold); '' when none. */
@@ -69,7 +72,12 @@ export function mailCode(html: string): string {
 }
 
 /** A Mailpit message as the e2e suite reads an e-mail: its subject, its link and its code. */
-export function mailFromMessage(message: MailpitMessage): { subject: string; link: string; code: string } {
+export function mailFromMessage(message: MailpitMessage): {
+  subject: string;
+  link: string;
+  code: string;
+  links: string[];
+} {
   const html = message.HTML ?? '';
-  return { subject: message.Subject, link: confirmLink(html), code: mailCode(html) };
+  return { subject: message.Subject, link: confirmLink(html), code: mailCode(html), links: hrefs(html) };
 }
