@@ -3,6 +3,7 @@
 // GoTrue's own privileged connection does), where the stand-in is reachable, the site links fall
 // back to, the JWT lifetime, the log, the posture read from supabase/config.toml, and the mail
 // templates config.toml names.
+import { createRequestLimits } from './request-limits.mjs';
 import { createEmailBudget } from '../email-budget.mjs';
 import { loadMailTemplates } from '../mail-templates.mjs';
 
@@ -21,9 +22,11 @@ import { loadMailTemplates } from '../mail-templates.mjs';
  *   autoconfirm: boolean,
  *   mailTemplates: ReturnType<typeof loadMailTemplates>,
  *   emailBudget: ReturnType<typeof createEmailBudget>,
+ *   requestLimits: ReturnType<typeof createRequestLimits>,
  * }} AuthContext
  *   autoconfirm: GoTrue's MAILER_AUTOCONFIRM, config.toml's enable_confirmations negated.
  *   emailBudget: the project's hourly e-mail budget (email-budget.mjs, GoTrue's limiter).
+ *   requestLimits: GoTrue's per-IP request limits (request-limits.mjs).
  */
 
 /**
@@ -82,5 +85,6 @@ export function createAuthContext({ mailTemplates = loadMailTemplates(), clock, 
     autoconfirm,
     ...(clock ? { now: clock } : {}),
   });
-  return { ...deps, mailTemplates, autoconfirm, emailBudget };
+  const requestLimits = createRequestLimits(clock ? { now: clock } : {});
+  return { ...deps, mailTemplates, autoconfirm, emailBudget, requestLimits };
 }

@@ -13,6 +13,7 @@ import { resend, signup } from './signup.mjs';
 import { token } from './token.mjs';
 import { getUser, logout, updateUser } from './user.mjs';
 import { followLink, verify } from './verify.mjs';
+import { clientAddress } from './request-limits.mjs';
 import { bearerToken, HttpError, jsonResponse } from '../http.mjs';
 import { getOnly, jsonReader, nodeRequest, requireApiKey, subPath, urlOf } from '../gateway/kong.mjs';
 
@@ -72,33 +73,68 @@ function adminRoutes(app, ctx) {
 }
 
 /**
+ * Spends one request of GoTrue's per-IP limiter `name` for the caller, or throws its 429.
+ * @param {import('./context.mjs').AuthContext} ctx
+ * @param {Ctx} c
+ * @param {import('./request-limits.mjs').LimitName} name
+ */
+const spend = (ctx, c, name) => ctx.requestLimits.take(name, clientAddress(nodeRequest(c)));
+
+/** GoTrue's Token handler: these grants spend the Token limiter, after the grant type is known. */
+const TOKEN_GRANTS = new Set(['password', 'refresh_token', 'id_token', 'pkce']);
+
+/**
  * The endpoints of a signed-in user and the e-mailed links.
  * @param {Hono<import('../gateway/kong.mjs').Env>} app
  * @param {import('./context.mjs').AuthContext} ctx
  */
 function userRoutes(app, ctx) {
-  app.post('/signup', async (c) => ok(await signup(ctx, await body(c), query(c, 'redirect_to'))));
-  app.post('/resend', async (c) => ok(await resend(ctx, await body(c), query(c, 'redirect_to'))));
-  app.post('/token', async (c) => ok(await token(ctx, query(c, 'grant_type'), () => body(c))));
+  app.post('/signup', async (c) => {
+    const given = await body(c);
+    // An anonymous sign-up (no address) is refused before the limiter (anonymous sign-ins are off).
+    const { email, phone } = /** @type {Record<string, unknown>} */ (given ?? {});
+    if (email || phone) spend(ctx, c, 'signups');
+    return ok(await signup(ctx, given, query(c, 'redirect_to')));
+  });
+  app.post('/resend', async (c) => {
+    spend(ctx, c, 'resend');
+    return ok(await resend(ctx, await body(c), query(c, 'redirect_to')));
+  });
+  app.post('/token', async (c) => {
+    if (TOKEN_GRANTS.has(query(c, 'grant_type') ?? '')) spend(ctx, c, 'token');
+    return ok(await token(ctx, query(c, 'grant_type'), () => body(c)));
+  });
   app.get(
     '/user',
     getOnly(async (c) => ok(await getUser(ctx, tokenOf(c)))),
   );
-  app.put('/user', async (c) => ok(await updateUser(ctx, tokenOf(c), await body(c), query(c, 'redirect_to'))));
+  app.put('/user', async (c) => {
+    spend(ctx, c, 'user');
+    return ok(await updateUser(ctx, tokenOf(c), await body(c), query(c, 'redirect_to')));
+  });
   app.post('/logout', async (c) => {
     await logout(ctx, tokenOf(c), query(c, 'scope') ?? 'global');
     return new Response(null, { status: 204, headers: AUTH_HEADERS });
   });
-  app.post('/recover', async (c) => ok(await recover(ctx, await body(c), query(c, 'redirect_to'))));
+  app.post('/recover', async (c) => {
+    spend(ctx, c, 'recover');
+    return ok(await recover(ctx, await body(c), query(c, 'redirect_to')));
+  });
   app.post('/invite', async (c) => {
     await requireAdmin(tokenOf(c));
     return ok(await invite(ctx, await body(c), query(c, 'redirect_to')));
   });
-  app.post('/verify', async (c) => ok(await verify(ctx, await body(c))));
+  app.post('/verify', async (c) => {
+    spend(ctx, c, 'verify');
+    return ok(await verify(ctx, await body(c)));
+  });
   // The e-mailed link: always a redirect, with a session or GoTrue's error in the fragment.
   app.get(
     '/verify',
-    getOnly(async (c) => new Response(null, { status: 303, headers: { Location: await followLink(ctx, urlOf(c)) } })),
+    getOnly(async (c) => {
+      spend(ctx, c, 'verify');
+      return new Response(null, { status: 303, headers: { Location: await followLink(ctx, urlOf(c)) } });
+    }),
   );
 }
 

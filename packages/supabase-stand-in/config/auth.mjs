@@ -75,9 +75,12 @@ export function repoAuthConfig() {
  *   emailMaxFrequencySeconds: number,
  *   otpExpirySeconds: number,
  *   minimumPasswordLength: number,
+ *   rateLimits: { tokenRefresh: number, signInSignUps: number, tokenVerifications: number },
  * }} AuthProjectSettings
  *   emailMaxFrequencySeconds: [auth.email] max_frequency.
  *   otpExpirySeconds: [auth.email] otp_expiry. minimumPasswordLength: [auth] minimum_password_length.
+ *   rateLimits: [auth.rate_limit] token_refresh (RATE_LIMIT_TOKEN_REFRESH), sign_in_sign_ups
+ *   (RATE_LIMIT_OTP) and token_verifications (RATE_LIMIT_VERIFY), requests per 5 minutes per IP.
  */
 
 /**
@@ -87,11 +90,17 @@ export function repoAuthConfig() {
 export function readAuthProjectSettings(parsed) {
   const auth = keysOf(parsed, 'auth');
   const email = keysOf(parsed, 'auth.email');
+  const limits = keysOf(parsed, 'auth.rate_limit');
   return Object.freeze({
     // The CLI's defaults (pkg/config/templates/config.toml).
     emailMaxFrequencySeconds: durationSeconds(email.string('max_frequency', '1s'), '[auth.email] max_frequency'),
     otpExpirySeconds: email.wholeNumber('otp_expiry', 3600),
     minimumPasswordLength: auth.wholeNumber('minimum_password_length', 6),
+    rateLimits: Object.freeze({
+      tokenRefresh: limits.wholeNumber('token_refresh', 150),
+      signInSignUps: limits.wholeNumber('sign_in_sign_ups', 30),
+      tokenVerifications: limits.wholeNumber('token_verifications', 30),
+    }),
   });
 }
 

@@ -6,7 +6,7 @@ import { parseToml } from '../config/toml.mjs';
 import { readFunctionsConfig } from '../functions/service.mjs';
 
 describe('config.toml settings', () => {
-  it('reads the mail frequency, link lifetime and password length', () => {
+  it('reads the mail frequency, link lifetime, password length and per-IP limits', () => {
     const toml = [
       '[auth]',
       'additional_redirect_urls = [',
@@ -16,11 +16,15 @@ describe('config.toml settings', () => {
       '[auth.email]',
       'max_frequency = "90s"',
       'otp_expiry = 600',
+      '[auth.rate_limit]',
+      'token_verifications = 45',
     ].join('\n');
     expect(readAuthProjectSettings(parseToml(toml))).toEqual({
       emailMaxFrequencySeconds: 90,
       otpExpirySeconds: 600,
       minimumPasswordLength: 8,
+      // The CLI's defaults where config.toml says nothing.
+      rateLimits: { tokenRefresh: 150, signInSignUps: 30, tokenVerifications: 45 },
     });
   });
 
