@@ -89,6 +89,18 @@ export const routes: RouteObject[] = [
             lazy: () => import('./routes/admin-upload'),
           },
           {
+            path: paths.staff,
+            handle: page({ title: 'Dashboard' }),
+            HydrateFallback: routeFallback('Checking access...'),
+            lazy: () => import('./routes/staff-dashboard'),
+          },
+          {
+            path: paths.staffCatalog,
+            handle: page({ title: 'Catalog' }),
+            HydrateFallback: routeFallback('Checking access...'),
+            lazy: () => import('./routes/staff-catalog'),
+          },
+          {
             path: paths.staffMembers,
             handle: page({ title: 'Members' }),
             HydrateFallback: routeFallback('Checking access...'),
