@@ -3,13 +3,12 @@ import { checkFields, Field, Form, FormAlert, SubmitButton, useForm } from '@/co
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import type { Tier } from '@/content/tiers';
-import { StaffRpcError } from '../api/staff-rpc';
 import {
   centsToDollars,
-  fieldOfHint,
   idsHeldElsewhere,
   productFormSchema,
   providerIdsText,
+  refusedField,
   type CatalogProduct,
   type ProductFormData,
 } from '../lib/catalog';
@@ -66,7 +65,7 @@ export function ProductForm({
       try {
         toast.success(savedMessage(checked.data.name, await onSave(product.tier, checked.data)));
       } catch (caught) {
-        const field = caught instanceof StaffRpcError ? fieldOfHint(caught.hint) : null;
+        const field = refusedField(caught);
         if (!field) throw caught;
         form.setFieldErrors({ [field]: caught instanceof Error ? caught.message : String(caught) });
         throw new Error('Nothing was saved: check the fields marked below.');

@@ -190,10 +190,14 @@ export function productPayload(data: ProductFormData) {
   };
 }
 
-/** The form field a database refusal names in its hint (price_cents's is "price", and so on). */
-export function fieldOfHint(hint: string | null | undefined): string | null {
+/**
+ * The form field a database refusal names in its hint (the staff RPC error carries it), or
+ * null when the refusal names none.
+ */
+export function refusedField(error: unknown): string | null {
+  const hint = typeof error === 'object' && error !== null && 'hint' in error ? error.hint : null;
   const fields = ['name', 'price', 'total_value', 'savings', 'checkout_url', 'sales_video_url', 'provider_ids'];
-  return hint && fields.includes(hint) ? hint : null;
+  return typeof hint === 'string' && fields.includes(hint) ? hint : null;
 }
 
 /** Every provider id of an unmatched sale, as kind and id pairs (duplicates removed). */
