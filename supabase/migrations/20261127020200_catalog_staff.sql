@@ -18,6 +18,22 @@ $$;
 comment on function private.catalog_field_error(text, text, text) is 'Raises a catalog field error (hint = the field).';
 revoke execute on function private.catalog_field_error(text, text, text) from public, anon, authenticated, service_role;
 
+/** An audit row's change as staff read it: "field: old → new; …" for each field that changed. */
+create function private.catalog_audit_changes(p_old jsonb, p_new jsonb)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select string_agg(format('%s: %s → %s', k.key, coalesce(p_old ->> k.key, '—'), coalesce(p_new ->> k.key, '—')), '; '
+    order by k.key)
+  from (select jsonb_object_keys(coalesce(p_old, '{}'::jsonb) || coalesce(p_new, '{}'::jsonb)) as key) k
+  where k.key not in ('tier', 'created_at', 'created_by') and (p_old -> k.key) is distinct from (p_new -> k.key)
+$$;
+
+comment on function private.catalog_audit_changes(jsonb, jsonb) is 'The fields an audit row changed, as "field: old → new; …".';
+revoke execute on function private.catalog_audit_changes(jsonb, jsonb) from public, anon, authenticated, service_role;
+
 /** The catalog as staff see it: products with their ids, open unmatched sales, the latest audit. */
 create function private.staff_catalog()
 returns jsonb
@@ -38,12 +54,15 @@ begin
       from public.catalog_products c), '[]'::jsonb),
     'unmatched_count', (select count(*) from public.unmatched_sales u where u.resolved_at is null),
     'unmatched', coalesce((
-      select jsonb_agg(to_jsonb(u) - 'purchase_id' - 'resolved_at' order by u.occurred_at desc)
+      select jsonb_agg(to_jsonb(u) - 'purchase_id' - 'resolved_at' - 'line_ids' || jsonb_build_object('provider_ids', (
+        select coalesce(jsonb_agg(distinct jsonb_build_object('kind', kv.key, 'id', kv.value)), '[]'::jsonb)
+        from jsonb_array_elements(u.line_ids) l (line), jsonb_each_text(l.line) kv (key, value))) order by u.occurred_at desc)
       from (select * from public.unmatched_sales u where u.resolved_at is null order by u.occurred_at desc limit 500) u),
       '[]'::jsonb),
     'audit', coalesce((
-      select jsonb_agg(to_jsonb(a) || jsonb_build_object('changed_by_email', (
-        select us.email from auth.users us where us.id = a.changed_by)) order by a.changed_at desc, a.id desc)
+      select jsonb_agg(jsonb_build_object('id', a.id, 'changed_at', a.changed_at, 'tier', a.tier, 'what', a.what,
+        'operation', a.operation, 'changed_by_email', (select us.email from auth.users us where us.id = a.changed_by),
+        'changes', private.catalog_audit_changes(a.old_value, a.new_value)) order by a.changed_at desc, a.id desc)
       from (select * from public.catalog_audit a order by a.changed_at desc, a.id desc limit 100) a), '[]'::jsonb)
   );
 end
@@ -195,6 +214,12 @@ begin
   v_savings := private.catalog_cents(p_product -> 'savings_cents', 'savings', 'The savings', false);
   v_checkout := private.catalog_url(p_product ->> 'checkout_url', 'checkout_url', 'A checkout link', true);
   v_video := private.catalog_url(p_product ->> 'sales_video_url', 'sales_video_url', 'The sales video', false);
+  -- The site's Content-Security-Policy lets only this player into a frame
+  -- (scripts/build/security-headers.mjs, VIDEO_PLAYER_ORIGIN).
+  if v_video !~ '^https://www\.youtube-nocookie\.com/embed/[A-Za-z0-9_-]{1,100}$' then
+    perform private.catalog_field_error('sales_video_url',
+      'The sales video must be a YouTube embed link: https://www.youtube-nocookie.com/embed/<video id>');
+  end if;
   perform pg_advisory_xact_lock(private.catalog_lock_key());
   insert into public.catalog_products as c (tier, name, price_cents, total_value_cents, total_value_is_floor,
     savings_cents, savings_is_floor, checkout_url, sales_video_url, updated_by)

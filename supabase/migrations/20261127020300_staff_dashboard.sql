@@ -52,8 +52,10 @@ as $$
     where p.created_at >= ((p_today - 89)::timestamp at time zone p_tz)
     group by 1, 2
   )
-  select jsonb_agg(jsonb_build_object('day', d.day, 'tiers', coalesce((
-      select jsonb_object_agg(c.tier, c.n) from counts c where c.day = d.day), '{}'::jsonb)) order by d.day)
+  select jsonb_agg(jsonb_build_object('day', d.day, 'tiers', (
+      select jsonb_object_agg(t.tier, coalesce(c.n, 0))
+      from unnest(enum_range(null::public.tier)) t (tier)
+      left join counts c on c.day = d.day and c.tier = t.tier)) order by d.day)
   from (select (p_today - g)::date as day from generate_series(0, 89) g) d
 $$;
 

@@ -236,6 +236,7 @@ describe('privileges', () => {
       ['private.account_for_email(text)', true],
       ['private.attach_purchases_of_confirmed_email()', true],
       ['private.audit_catalog_change()', true],
+      ['private.catalog_audit_changes(jsonb,jsonb)', false],
       ['private.catalog_cents(jsonb,text,text,boolean)', false],
       ['private.catalog_field_error(text,text,text)', false],
       ['private.catalog_lock_key()', false],

@@ -39,7 +39,10 @@ const catalog: StaffCatalog = {
       email: 'late@example.com',
       amount_cents: 5900,
       currency: 'USD',
-      line_ids: [{ stripe_price: 'price_new', stripe_product: 'prod_f' }],
+      provider_ids: [
+        { kind: 'stripe_price', id: 'price_new' },
+        { kind: 'stripe_product', id: 'prod_f' },
+      ],
       occurred_at: '2026-11-26T10:00:00Z',
       refunded_at: null,
     },

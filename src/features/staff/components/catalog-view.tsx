@@ -64,21 +64,6 @@ function CatalogSections({ data, onSave, onMap }: { data: StaffCatalog } & Omit<
   );
 }
 
-/** What changed between the row before and after, as "field: old → new". */
-function changes(row: CatalogAuditRow): string {
-  const before = row.old_value ?? {};
-  const after = row.new_value ?? {};
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
-    (key) =>
-      key !== 'tier' &&
-      key !== 'created_at' &&
-      key !== 'created_by' &&
-      JSON.stringify(before[key]) !== JSON.stringify(after[key]),
-  );
-  const show = (value: unknown) => (value === undefined || value === null ? '—' : String(value as string | number));
-  return keys.map((key) => `${key}: ${show(before[key])} → ${show(after[key])}`).join('; ');
-}
-
 function CatalogAudit({ rows }: { rows: readonly CatalogAuditRow[] }) {
   return (
     <section aria-labelledby="audit-title" className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
@@ -99,7 +84,7 @@ function CatalogAudit({ rows }: { rows: readonly CatalogAuditRow[] }) {
             <td className="px-3 py-2">{row.tier}</td>
             <td className="px-3 py-2">
               {row.what === 'provider_id' ? `provider id ${row.operation}: ` : ''}
-              {changes(row)}
+              {row.changes ?? ''}
             </td>
           </tr>
         ))}

@@ -1,22 +1,23 @@
 import { toast } from 'sonner';
-import { checkFields, Field, Form, FormAlert, SubmitButton, useForm } from '@/components/ui/form';
+import { Field, Form, FormAlert, SubmitButton, useForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Textarea } from '@/components/ui/textarea';
 import type { Tier } from '@/content/tiers';
 import {
   centsToDollars,
   idsHeldElsewhere,
-  productFormSchema,
+  checkProductForm,
   providerIdsText,
   refusedField,
   type CatalogProduct,
   type ProductFormData,
+  type ProductFormValues,
 } from '../lib/catalog';
 
 export type SaveProduct = (tier: Tier, data: ProductFormData) => Promise<number>;
 
 /** The form's values as typed (the inputs keep them; the submit reads them). */
-function readValues(form: HTMLFormElement) {
+function readValues(form: HTMLFormElement): ProductFormValues {
   const data = new FormData(form);
   const text = (name: string) => String(data.get(name) ?? '');
   return {
@@ -54,7 +55,7 @@ export function ProductForm({
   const id = `product-${product.tier}`;
 
   async function submit(element: HTMLFormElement) {
-    const checked = checkFields(productFormSchema(idsHeldElsewhere(products, product.tier)), readValues(element));
+    const checked = checkProductForm(readValues(element), idsHeldElsewhere(products, product.tier));
     if (!checked.ok) {
       form.setFieldErrors(checked.errors);
       form.setError('Nothing was saved: check the fields marked below.');

@@ -7,7 +7,6 @@ import { formatDateTime } from '../lib/members';
 import {
   formatMoney,
   providerIdKindLabels,
-  unmatchedIds,
   type CatalogProduct,
   type ProviderIdKind,
   type UnmatchedSale,
@@ -67,7 +66,7 @@ function UnmatchedSaleItem({
   products: readonly CatalogProduct[];
   onMap: MapProviderId;
 }) {
-  const ids = unmatchedIds(sale);
+  const ids = sale.provider_ids;
   const [choice, setChoice] = useState(0);
   const [tier, setTier] = useState<Tier>(products[0]?.tier ?? 'ebook');
   const form = useForm();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFields } from '@/components/ui/form';
-import { centsToDollars, parseDollars, productFormSchema, unmatchedIds, type UnmatchedSale } from './catalog';
+import { centsToDollars, parseDollars, checkProductForm } from './catalog';
 
 const valid = {
   name: 'Foundation Builder',
@@ -31,9 +30,9 @@ describe('parseDollars', () => {
   });
 });
 
-describe('productFormSchema', () => {
+describe('checkProductForm', () => {
   const held = new Map([['stripe_price:price_ebook', 'Yes, You Can! ebook']]);
-  const check = (values: Partial<typeof valid>) => checkFields(productFormSchema(held), { ...valid, ...values });
+  const check = (values: Partial<typeof valid>) => checkProductForm({ ...valid, ...values }, held);
 
   it('turns a valid form into the payload, prices in cents and ids by kind', () => {
     const result = check({});
@@ -85,25 +84,5 @@ describe('productFormSchema', () => {
       ok: false,
       errors: { provider_ids: expect.any(String) },
     });
-  });
-});
-
-describe('unmatchedIds', () => {
-  it('lists each provider id of a sale once, in line order', () => {
-    const sale: UnmatchedSale = {
-      id: 'u1',
-      provider: 'stripe',
-      order_id: 'pi_1',
-      email: 'a@example.com',
-      amount_cents: 100,
-      currency: 'USD',
-      line_ids: [{ stripe_price: 'price_1', stripe_product: 'prod_1' }, { stripe_price: 'price_1' }],
-      occurred_at: '2026-11-26T10:00:00Z',
-      refunded_at: null,
-    };
-    expect(unmatchedIds(sale)).toEqual([
-      { kind: 'stripe_price', id: 'price_1' },
-      { kind: 'stripe_product', id: 'prod_1' },
-    ]);
   });
 });

@@ -18,6 +18,8 @@ export const providerIdKindLabels: Record<ProviderIdKind, string> = {
 };
 
 const tier = z.enum(tiers);
+/** A JSON boolean, spelled with the zod parts /auth's forms already load (z.boolean would add to them). */
+const flag = z.union([z.literal(true), z.literal(false)]);
 const providerIdSchema = z.object({ kind: z.enum(providerIdKinds), id: z.string() });
 export type ProviderId = z.infer<typeof providerIdSchema>;
 
@@ -26,9 +28,9 @@ const productSchema = z.object({
   name: z.string(),
   price_cents: z.number(),
   total_value_cents: z.number().nullable(),
-  total_value_is_floor: z.boolean(),
+  total_value_is_floor: flag,
   savings_cents: z.number().nullable(),
-  savings_is_floor: z.boolean(),
+  savings_is_floor: flag,
   checkout_url: z.string(),
   sales_video_url: z.string().nullable(),
   updated_at: z.string(),
@@ -43,7 +45,8 @@ const unmatchedSchema = z.object({
   email: z.string(),
   amount_cents: z.number(),
   currency: z.string(),
-  line_ids: z.array(z.record(z.string(), z.string())),
+  /** Each provider id of the sale's line items once (the database flattens them). */
+  provider_ids: z.array(providerIdSchema),
   occurred_at: z.string(),
   refunded_at: z.string().nullable(),
 });
@@ -56,8 +59,8 @@ const auditSchema = z.object({
   tier,
   what: z.enum(['product', 'provider_id']),
   operation: z.enum(['insert', 'update', 'delete']),
-  old_value: z.record(z.string(), z.unknown()).nullable(),
-  new_value: z.record(z.string(), z.unknown()).nullable(),
+  /** "field: old → new; …", computed by the database (private.catalog_audit_changes). */
+  changes: z.string().nullable(),
 });
 export type CatalogAuditRow = z.infer<typeof auditSchema>;
 
@@ -90,76 +93,111 @@ export function centsToDollars(cents: number | null): string {
   return cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2);
 }
 
+/** The one player the site's Content-Security-Policy frames (scripts/build/security-headers.mjs). */
+const videoEmbed = /^https:\/\/www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{1,100}$/;
 const httpsUrl = /^https:\/\/[^\s/?#@]+\.[^\s/?#@]+(\/\S*)?$/;
 const priceMessage = 'must be an amount in dollars and cents, like 49 or 24.95';
+const videoMessage = 'The sales video must be a YouTube embed link: https://www.youtube-nocookie.com/embed/<video id>';
 
-function amount(label: string, required: boolean) {
-  return z.string().transform((text, ctx) => {
-    if (text.trim() === '') {
-      if (required) ctx.addIssue({ code: 'custom', message: `${label} is required` });
-      return null;
+/** What staff typed in a product's form. */
+export type ProductFormValues = {
+  name: string;
+  price: string;
+  total_value: string;
+  savings: string;
+  checkout_url: string;
+  sales_video_url: string;
+  provider_ids: string;
+  total_value_is_floor: boolean;
+  savings_is_floor: boolean;
+};
+
+export type ProductFormData = {
+  name: string;
+  price: number;
+  total_value: number | null;
+  savings: number | null;
+  checkout_url: string;
+  sales_video_url: string | null;
+  provider_ids: ProviderId[];
+  total_value_is_floor: boolean;
+  savings_is_floor: boolean;
+};
+
+type Checked<T> = { value: T; error?: string };
+
+function amount(text: string, label: string, required: boolean): Checked<number | null> {
+  if (text.trim() === '') return required ? { value: null, error: `${label} is required` } : { value: null };
+  const cents = parseDollars(text);
+  if (cents === null || (required && cents < 1)) return { value: null, error: `${label} ${priceMessage}` };
+  return { value: cents };
+}
+
+function link(text: string, label: string, required: boolean): Checked<string | null> {
+  const url = text.trim();
+  if (url === '') return required ? { value: null, error: `${label} is required` } : { value: null };
+  if (!httpsUrl.test(url) || url.length > 2000) return { value: null, error: `${label} must be an https:// link` };
+  return { value: url };
+}
+
+/** One provider id a line: "stripe_price price_123"; an id another product holds is refused. */
+function providerIds(text: string, otherProducts: ReadonlyMap<string, string>): Checked<ProviderId[]> {
+  const ids: ProviderId[] = [];
+  for (const line of text.split('\n')) {
+    const [kind, id, extra] = line.trim().split(/\s+/);
+    if (!kind) continue;
+    if (!providerIdKinds.includes(kind as ProviderIdKind) || !id || extra || !/^[A-Za-z0-9_.:-]{1,255}$/.test(id)) {
+      return { value: ids, error: `“${line.trim()}” is not a kind and an id, like “stripe_price price_123”` };
     }
-    const cents = parseDollars(text);
-    if (cents === null || (required && cents < 1))
-      ctx.addIssue({ code: 'custom', message: `${label} ${priceMessage}` });
-    return cents;
-  });
+    const holder = otherProducts.get(`${kind}:${id}`);
+    if (holder) return { value: ids, error: `${id} already grants ${holder}: one provider id grants one product` };
+    ids.push({ kind: kind as ProviderIdKind, id });
+  }
+  return { value: ids };
 }
 
-function link(label: string, required: boolean) {
-  return z.string().transform((text, ctx) => {
-    const url = text.trim();
-    if (url === '') {
-      if (required) ctx.addIssue({ code: 'custom', message: `${label} is required` });
-      return null;
-    }
-    if (!httpsUrl.test(url) || url.length > 2000)
-      ctx.addIssue({ code: 'custom', message: `${label} must be an https:// link` });
-    return url;
-  });
+/**
+ * The product form's checks, the database's own (staff_save_product): each field's first
+ * problem, or the data to save. `otherProducts` maps each id another product holds to its name.
+ */
+export function checkProductForm(
+  values: ProductFormValues,
+  otherProducts: ReadonlyMap<string, string>,
+): { ok: true; data: ProductFormData } | { ok: false; errors: Partial<Record<string, string>> } {
+  const name = values.name.trim();
+  const video = link(values.sales_video_url, 'The sales video', false);
+  if (!video.error && video.value !== null && !videoEmbed.test(video.value)) video.error = videoMessage;
+  const fields = {
+    name: {
+      value: name,
+      error: name === '' ? 'A name is required' : name.length > 80 ? 'A name is at most 80 characters' : undefined,
+    },
+    price: amount(values.price, 'The price', true),
+    total_value: amount(values.total_value, 'The total value', false),
+    savings: amount(values.savings, 'The savings', false),
+    checkout_url: link(values.checkout_url, 'A checkout link', true),
+    sales_video_url: video,
+    provider_ids: providerIds(values.provider_ids, otherProducts),
+  };
+  const errors = Object.fromEntries(
+    Object.entries(fields).flatMap(([key, field]) => (field.error ? [[key, field.error]] : [])),
+  );
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    data: {
+      name,
+      price: fields.price.value ?? 0,
+      total_value: fields.total_value.value,
+      savings: fields.savings.value,
+      checkout_url: fields.checkout_url.value ?? '',
+      sales_video_url: fields.sales_video_url.value,
+      provider_ids: fields.provider_ids.value,
+      total_value_is_floor: values.total_value_is_floor,
+      savings_is_floor: values.savings_is_floor,
+    },
+  };
 }
-
-/** One provider id a line: "stripe_price price_123" or a bare id with the line's kind chosen. */
-function providerIds(otherProducts: ReadonlyMap<string, string>) {
-  return z.string().transform((text, ctx) => {
-    const ids: ProviderId[] = [];
-    for (const line of text.split('\n')) {
-      const [kind, id, extra] = line.trim().split(/\s+/);
-      if (!kind) continue;
-      if (!providerIdKinds.includes(kind as ProviderIdKind) || !id || extra || !/^[A-Za-z0-9_.:-]{1,255}$/.test(id)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `“${line.trim()}” is not a kind and an id, like “stripe_price price_123”`,
-        });
-        return ids;
-      }
-      const holder = otherProducts.get(`${kind}:${id}`);
-      if (holder) {
-        ctx.addIssue({ code: 'custom', message: `${id} already grants ${holder}: one provider id grants one product` });
-        return ids;
-      }
-      ids.push({ kind: kind as ProviderIdKind, id });
-    }
-    return ids;
-  });
-}
-
-/** The product form's checks; `otherProducts` maps each id another product holds to its name. */
-export function productFormSchema(otherProducts: ReadonlyMap<string, string>) {
-  return z.object({
-    name: z.string().trim().min(1, 'A name is required').max(80, 'A name is at most 80 characters'),
-    price: amount('The price', true),
-    total_value: amount('The total value', false),
-    savings: amount('The savings', false),
-    checkout_url: link('A checkout link', true),
-    sales_video_url: link('The sales video', false),
-    provider_ids: providerIds(otherProducts),
-    total_value_is_floor: z.boolean(),
-    savings_is_floor: z.boolean(),
-  });
-}
-
-export type ProductFormData = z.output<ReturnType<typeof productFormSchema>>;
 
 /** Provider ids as the form's text: one "kind id" a line. */
 export function providerIdsText(ids: readonly ProviderId[]): string {
@@ -198,20 +236,6 @@ export function refusedField(error: unknown): string | null {
   const hint = typeof error === 'object' && error !== null && 'hint' in error ? error.hint : null;
   const fields = ['name', 'price', 'total_value', 'savings', 'checkout_url', 'sales_video_url', 'provider_ids'];
   return typeof hint === 'string' && fields.includes(hint) ? hint : null;
-}
-
-/** Every provider id of an unmatched sale, as kind and id pairs (duplicates removed). */
-export function unmatchedIds(sale: UnmatchedSale): ProviderId[] {
-  const seen = new Set<string>();
-  const ids: ProviderId[] = [];
-  for (const line of sale.line_ids) {
-    for (const [kind, id] of Object.entries(line)) {
-      if (!providerIdKinds.includes(kind as ProviderIdKind) || seen.has(`${kind}:${id}`)) continue;
-      seen.add(`${kind}:${id}`);
-      ids.push({ kind: kind as ProviderIdKind, id });
-    }
-  }
-  return ids;
 }
 
 /** Minor units as money: 4900 USD → "$49.00 USD"; currencies without decimals keep none. */

@@ -1,5 +1,5 @@
 import { z } from '@/config/zod-config';
-import { tiers } from '@/content/tiers';
+import type { tiers } from '@/content/tiers';
 
 /**
  * public.staff_dashboard()'s answer (untyped jsonb, checked at the edge): the figures are
@@ -23,7 +23,7 @@ export type DashboardPeriod = z.infer<typeof periodSchema>;
 
 const daySchema = z.object({
   day: z.string(),
-  tiers: z.partialRecord(z.enum(tiers), z.number()),
+  tiers: z.object({ ebook: z.number(), foundation: z.number(), accelerated: z.number(), complete: z.number() }),
 });
 
 const topFileSchema = z.object({ name: z.string(), downloads: z.number() });
@@ -47,13 +47,7 @@ export function parseDashboard(data: unknown): StaffDashboard {
 
 /** The chart's rows: one a day, a count per tier (0 where none sold). */
 export function chartRows(dashboard: StaffDashboard): ({ day: string } & Record<(typeof tiers)[number], number>)[] {
-  return dashboard.chart.map(({ day, tiers: counts }) => ({
-    day,
-    ebook: counts.ebook ?? 0,
-    foundation: counts.foundation ?? 0,
-    accelerated: counts.accelerated ?? 0,
-    complete: counts.complete ?? 0,
-  }));
+  return dashboard.chart.map(({ day, tiers: counts }) => ({ day, ...counts }));
 }
 
 export function periodLabel(days: number): string {
