@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from '@playwright/test';
-import { shopifyOrder, shopifyRequest } from '../supabase/functions/purchase-webhook/test-support.ts';
+import {
+  shopifyOrder,
+  shopifyRequest,
+  stripeRequest,
+  stripeSessionEvent,
+} from '../supabase/functions/purchase-webhook/test-support.ts';
 import { LOCAL_FUNCTION_SECRETS } from '../packages/supabase-stand-in/functions/secrets.mjs';
 import type { Tier } from '../src/content/tiers';
 import { e2eEnv } from './env';
@@ -43,4 +48,29 @@ export function deliverRefund(orderId: string, product: Tier) {
   const line = { line_item: { product_id: `REPLACE_ME_shopify_product_${product}` } };
   const refund = { id: `refund-${orderId}`, order_id: orderId, refund_line_items: [line] };
   return shopifyRequest('refunds/create', refund, { secret }).then(deliver);
+}
+
+const stripeSecret = process.env.STRIPE_WEBHOOK_SECRET ?? LOCAL_FUNCTION_SECRETS.STRIPE_WEBHOOK_SECRET;
+
+/**
+ * A paid Stripe Checkout Session of `priceId` (of Stripe product `productId`) by `email`, for
+ * `amountCents` USD, delivered to the webhook; its payment intent is the order.
+ */
+export async function deliverStripeSale(email: string, priceId: string, productId: string, amountCents: number) {
+  const orderId = `pi_e2e_${randomUUID().replaceAll('-', '')}`;
+  const event = stripeSessionEvent({
+    id: `cs_e2e_${randomUUID().replaceAll('-', '')}`,
+    payment_intent: orderId,
+    amount_total: amountCents,
+    customer_details: { email },
+    line_items: { data: [{ price: { id: priceId, product: productId } }] },
+  });
+  const made = await stripeRequest(event, { secret: stripeSecret, timestamp: Math.floor(Date.now() / 1000) });
+  const res = await fetch(`${e2eEnv.supabaseUrl}/functions/v1/purchase-webhook/stripe`, {
+    method: 'POST',
+    headers: made.headers,
+    body: await made.arrayBuffer(),
+  });
+  expect(res.status).toBe(200);
+  return { orderId, answer: (await res.json()) as Record<string, unknown> };
 }

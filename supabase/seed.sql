@@ -64,3 +64,24 @@ begin
   end loop;
 end
 $seed$;
+
+-- The spec's catalog (section 9): the ebook and the three bundles as the public pages show them,
+-- their checkout links, and placeholder provider ids (REPLACE_ME_…) to be replaced on
+-- /staff/catalog with the shop's own. Inserted as SQL (no auth.uid()), so the audit records
+-- these first rows with no author.
+insert into public.catalog_products
+  (tier, name, price_cents, total_value_cents, total_value_is_floor, savings_cents, savings_is_floor, checkout_url, sales_video_url)
+values
+  ('ebook', 'Yes, You Can! ebook', 2495, 49700, false, null, false,
+   'https://shop.yesyoucanbook.com/products/yes-you-can-ebook', 'https://www.youtube-nocookie.com/embed/yes-you-can-sales-video'),
+  ('foundation', 'Foundation Builder', 4900, 19700, false, 14800, false,
+   'https://checkout.yesyoucanbook.com/b/foundation-builder', null),
+  ('accelerated', 'Accelerated Success', 49900, 184700, false, 134800, false,
+   'https://checkout.yesyoucanbook.com/b/accelerated-success', null),
+  ('complete', 'Complete Transformation', 149500, 450000, true, 300000, true,
+   'https://checkout.yesyoucanbook.com/b/complete-transformation', null);
+
+insert into public.catalog_provider_ids (kind, provider_id, tier)
+select kind, 'REPLACE_ME_' || kind || '_' || tier, tier::public.tier
+from (values ('ebook'), ('foundation'), ('accelerated'), ('complete')) t (tier)
+cross join (values ('shopify_product'), ('stripe_price')) k (kind);

@@ -48,10 +48,11 @@ function kilobytes(/** @type {number} */ bytes) {
 }
 
 /**
- * @param {{ entry?: string }} [options]
+ * @param {{ entry?: string, plugins?: import('vite').PluginOption[] }} [options] `plugins`: the
+ *   client build's plugins the server build needs too (the catalog's, so both show one catalog)
  * @returns {import('vite').Plugin}
  */
-export function prerenderPlugin({ entry = 'src/boot/entry-server.tsx' } = {}) {
+export function prerenderPlugin({ entry = 'src/boot/entry-server.tsx', plugins = [] } = {}) {
   /** @type {import('vite').ResolvedConfig} */
   let config;
   return {
@@ -72,7 +73,7 @@ export function prerenderPlugin({ entry = 'src/boot/entry-server.tsx' } = {}) {
           envDir: config.envDir,
           logLevel: 'warn',
           resolve: { alias: config.resolve.alias },
-          plugins: [react()],
+          plugins: [...plugins, react()],
           build: {
             ssr: entry,
             outDir: serverDir,

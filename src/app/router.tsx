@@ -92,10 +92,22 @@ export const routes: RouteObject[] = [
             lazy: () => import('./routes/admin-upload'),
           },
           {
+            path: paths.staff,
+            handle: page({ title: 'Dashboard' }),
+            HydrateFallback: routeFallback('Checking access...'),
+            lazy: () => import('./routes/staff').then((m) => m.staffDashboard),
+          },
+          {
+            path: paths.staffCatalog,
+            handle: page({ title: 'Catalog' }),
+            HydrateFallback: routeFallback('Checking access...'),
+            lazy: () => import('./routes/staff').then((m) => m.staffCatalog),
+          },
+          {
             path: paths.staffMembers,
             handle: page({ title: 'Members' }),
             HydrateFallback: routeFallback('Checking access...'),
-            lazy: () => import('./routes/staff-members'),
+            lazy: () => import('./routes/staff').then((m) => m.staffMembers),
           },
           {
             path: '*',

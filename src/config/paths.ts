@@ -11,6 +11,9 @@ export const paths = {
   upgrade: '/upgrade',
   privacy: '/privacy',
   adminUpload: '/admin-upload',
+  /** The staff's home page: the dashboard. */
+  staff: '/staff',
+  staffCatalog: '/staff/catalog',
   staffMembers: '/staff/members',
 } as const;
 

@@ -1,4 +1,5 @@
-import { formatPrice, site } from './site';
+import { bundleRows } from './catalog-bundles';
+import { dollars, ebookOffer, formatPrice, site } from './site';
 import type { Tier } from './tiers';
 
 /**
@@ -163,10 +164,28 @@ const bundleData: ReadonlyArray<Omit<Bundle, 'purchaseUrl'>> = [
   },
 ];
 
-export const bundles: readonly Bundle[] = bundleData.map((bundle) => ({
-  ...bundle,
-  purchaseUrl: `${site.urls.checkout}${bundle.checkoutPath}`,
-}));
+/**
+ * The bundles as the public pages show them: the catalog's name, price, value, savings and
+ * checkout link where the build read the catalog (staff change them on /staff/catalog), the
+ * spec's figures above otherwise. The copy and features stay here.
+ */
+export const bundles: readonly Bundle[] = bundleData.map((bundle) => {
+  const row = bundleRows.find((candidate) => candidate.tier === bundle.id);
+  return {
+    ...bundle,
+    purchaseUrl: `${site.urls.checkout}${bundle.checkoutPath}`,
+    ...(row && {
+      name: row.name,
+      price: dollars(row.price_cents),
+      purchaseUrl: row.checkout_url,
+      ...(row.total_value_cents !== null && {
+        originalPrice: dollars(row.total_value_cents),
+        originalPriceIsFloor: row.total_value_is_floor,
+      }),
+      ...(row.savings_cents !== null && { savings: dollars(row.savings_cents), savingsIsFloor: row.savings_is_floor }),
+    }),
+  };
+});
 
 /** "$197", or "$4,500+" when the spec gives a floor. */
 export function formatOriginalPrice(bundle: Pick<Bundle, 'originalPrice' | 'originalPriceIsFloor'>): string {
@@ -203,8 +222,8 @@ export function unlockOffer(tier: Tier): UnlockOffer {
     return {
       kind: 'ebook',
       name: `${site.productName} eBook`,
-      price: site.ebook.price,
-      href: site.urls.storefrontProduct,
+      price: ebookOffer.price,
+      href: ebookOffer.storefrontUrl,
     };
   }
   const bundle = bundles.find((candidate) => candidate.id === tier);

@@ -1,3 +1,5 @@
+import { ebookRow } from './catalog-overrides';
+
 /**
  * Everything the owner may want to change without touching components: the product's name,
  * contact address, ebook price and every outside URL. Bundles live in `bundles.ts`.
@@ -44,3 +46,20 @@ export function formatPrice(amount: number): string {
   // milliseconds of main thread on the first price a page renders.
   return Number.isInteger(amount) ? `$${String(amount).replace(/\B(?=(\d{3})+$)/g, ',')}` : `$${amount.toFixed(2)}`;
 }
+
+/** Cents as the pages' dollar amounts (formatPrice shows whole dollars without decimals). */
+export function dollars(cents: number): number {
+  return cents / 100;
+}
+
+/**
+ * The ebook as the catalog sells it (staff change it on /staff/catalog): price and value in
+ * dollars, the storefront link and the sales video, as the build read them
+ * (scripts/build/vite-catalog.mjs); the spec's figures above otherwise.
+ */
+export const ebookOffer = {
+  price: ebookRow ? dollars(ebookRow.price_cents) : site.ebook.price,
+  originalPrice: ebookRow?.total_value_cents != null ? dollars(ebookRow.total_value_cents) : site.ebook.originalPrice,
+  storefrontUrl: ebookRow?.checkout_url ?? site.urls.storefrontProduct,
+  salesVideoEmbed: ebookRow?.sales_video_url ?? site.urls.salesVideoEmbed,
+};

@@ -73,6 +73,128 @@ export type Database = {
         };
         Relationships: [];
       };
+      catalog_audit: {
+        Row: {
+          changed_at: string;
+          changed_by: string | null;
+          id: number;
+          new_value: Json | null;
+          old_value: Json | null;
+          operation: string;
+          tier: Database['public']['Enums']['tier'];
+          what: string;
+        };
+        Insert: {
+          changed_at?: string;
+          changed_by?: string | null;
+          id?: never;
+          new_value?: Json | null;
+          old_value?: Json | null;
+          operation: string;
+          tier: Database['public']['Enums']['tier'];
+          what: string;
+        };
+        Update: {
+          changed_at?: string;
+          changed_by?: string | null;
+          id?: never;
+          new_value?: Json | null;
+          old_value?: Json | null;
+          operation?: string;
+          tier?: Database['public']['Enums']['tier'];
+          what?: string;
+        };
+        Relationships: [];
+      };
+      catalog_products: {
+        Row: {
+          checkout_url: string;
+          name: string;
+          price_cents: number;
+          sales_video_url: string | null;
+          savings_cents: number | null;
+          savings_is_floor: boolean;
+          tier: Database['public']['Enums']['tier'];
+          total_value_cents: number | null;
+          total_value_is_floor: boolean;
+          updated_at: string;
+          updated_by: string | null;
+        };
+        Insert: {
+          checkout_url: string;
+          name: string;
+          price_cents: number;
+          sales_video_url?: string | null;
+          savings_cents?: number | null;
+          savings_is_floor?: boolean;
+          tier: Database['public']['Enums']['tier'];
+          total_value_cents?: number | null;
+          total_value_is_floor?: boolean;
+          updated_at?: string;
+          updated_by?: string | null;
+        };
+        Update: {
+          checkout_url?: string;
+          name?: string;
+          price_cents?: number;
+          sales_video_url?: string | null;
+          savings_cents?: number | null;
+          savings_is_floor?: boolean;
+          tier?: Database['public']['Enums']['tier'];
+          total_value_cents?: number | null;
+          total_value_is_floor?: boolean;
+          updated_at?: string;
+          updated_by?: string | null;
+        };
+        Relationships: [];
+      };
+      catalog_provider_ids: {
+        Row: {
+          created_at: string;
+          created_by: string | null;
+          kind: string;
+          provider_id: string;
+          tier: Database['public']['Enums']['tier'];
+        };
+        Insert: {
+          created_at?: string;
+          created_by?: string | null;
+          kind: string;
+          provider_id: string;
+          tier: Database['public']['Enums']['tier'];
+        };
+        Update: {
+          created_at?: string;
+          created_by?: string | null;
+          kind?: string;
+          provider_id?: string;
+          tier?: Database['public']['Enums']['tier'];
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'catalog_provider_ids_tier_fkey';
+            columns: ['tier'];
+            isOneToOne: false;
+            referencedRelation: 'catalog_products';
+            referencedColumns: ['tier'];
+          },
+        ];
+      };
+      owner_settings: {
+        Row: {
+          id: boolean;
+          time_zone: string;
+        };
+        Insert: {
+          id?: boolean;
+          time_zone?: string;
+        };
+        Update: {
+          id?: boolean;
+          time_zone?: string;
+        };
+        Relationships: [];
+      };
       profiles: {
         Row: {
           avatar_url: string | null;
@@ -244,6 +366,62 @@ export type Database = {
         };
         Relationships: [];
       };
+      unmatched_sales: {
+        Row: {
+          amount_cents: number;
+          currency: string;
+          email: string;
+          event_id: string;
+          id: string;
+          line_ids: NonNullable<Json>;
+          occurred_at: string;
+          order_id: string;
+          provider: string;
+          purchase_id: string | null;
+          received_at: string;
+          refunded_at: string | null;
+          resolved_at: string | null;
+        };
+        Insert: {
+          amount_cents: number;
+          currency: string;
+          email: string;
+          event_id: string;
+          id?: string;
+          line_ids: NonNullable<Json>;
+          occurred_at: string;
+          order_id: string;
+          provider: string;
+          purchase_id?: string | null;
+          received_at?: string;
+          refunded_at?: string | null;
+          resolved_at?: string | null;
+        };
+        Update: {
+          amount_cents?: number;
+          currency?: string;
+          email?: string;
+          event_id?: string;
+          id?: string;
+          line_ids?: NonNullable<Json>;
+          occurred_at?: string;
+          order_id?: string;
+          provider?: string;
+          purchase_id?: string | null;
+          received_at?: string;
+          refunded_at?: string | null;
+          resolved_at?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'unmatched_sales_purchase_id_fkey';
+            columns: ['purchase_id'];
+            isOneToOne: false;
+            referencedRelation: 'purchases';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       user_tiers: {
         Row: {
           created_at: string;
@@ -319,6 +497,23 @@ export type Database = {
       };
       is_own_avatar_path: { Args: { name: string }; Returns: boolean };
       is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
+      record_catalog_refund: {
+        Args: { p_event_id: string; p_lines?: Json; p_occurred_at: string; p_order_id: string; p_provider: string };
+        Returns: Json;
+      };
+      record_catalog_sale: {
+        Args: {
+          p_amount_cents: number;
+          p_currency: string;
+          p_email: string;
+          p_event_id: string;
+          p_lines: Json;
+          p_occurred_at: string;
+          p_order_id: string;
+          p_provider: string;
+        };
+        Returns: Json;
+      };
       record_purchase: {
         Args: {
           p_amount_cents: number;
@@ -353,6 +548,8 @@ export type Database = {
       };
       resource_path_tier: { Args: { name: string }; Returns: string };
       revoke_tier: { Args: { reason: string; target_user: string }; Returns: undefined };
+      staff_catalog: { Args: Record<PropertyKey, never>; Returns: Json };
+      staff_dashboard: { Args: Record<PropertyKey, never>; Returns: Json };
       staff_list_members: {
         Args: { page_offset?: number; page_size?: number; search?: string };
         Returns: {
@@ -366,8 +563,13 @@ export type Database = {
           user_id: string;
         }[];
       };
+      staff_map_provider_id: {
+        Args: { p_kind: string; p_provider_id: string; p_tier: Database['public']['Enums']['tier'] };
+        Returns: Json;
+      };
       staff_member_detail: { Args: { target_user: string }; Returns: Json };
       staff_resend_invitation: { Args: { p_email: string }; Returns: string };
+      staff_save_product: { Args: { p_product: Json; p_tier: Database['public']['Enums']['tier'] }; Returns: Json };
       tier_rank: { Args: { tier: string }; Returns: number };
     };
     Enums: {

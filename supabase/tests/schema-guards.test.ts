@@ -57,11 +57,16 @@ describe('row level security', () => {
     expect(rows.map((r) => r.relname)).toEqual([
       'account_erasures',
       'buyer_invitations',
+      'catalog_audit',
+      'catalog_products',
+      'catalog_provider_ids',
+      'owner_settings',
       'profiles',
       'purchases',
       'staff',
       'tier_audit',
       'tier_grants',
+      'unmatched_sales',
       'user_tiers',
       'webhook_events',
     ]);
@@ -90,6 +95,10 @@ const executeAllowList: Record<'anon' | 'authenticated', string[]> = {
     'private.staff_list_members(text,integer,integer)',
     'private.staff_member_detail(uuid)',
     'private.staff_resend_invitation(text)',
+    'private.staff_catalog()',
+    'private.staff_dashboard()',
+    'private.staff_map_provider_id(text,text,tier)',
+    'private.staff_save_product(tier,jsonb)',
     // Policies (resources, avatars) and the app's RPCs.
     'public.current_tier_rank()',
     'public.grant_tier(uuid,tier,text)',
@@ -100,6 +109,10 @@ const executeAllowList: Record<'anon' | 'authenticated', string[]> = {
     'public.staff_list_members(text,integer,integer)',
     'public.staff_member_detail(uuid)',
     'public.staff_resend_invitation(text)',
+    'public.staff_catalog()',
+    'public.staff_dashboard()',
+    'public.staff_map_provider_id(text,text,tier)',
+    'public.staff_save_product(tier,jsonb)',
     'public.tier_rank(text)',
   ],
 };
@@ -141,13 +154,29 @@ describe('privileges', () => {
     });
   }
 
-  it('anon holds no privilege on any public table', async () => {
+  it('anon holds no privilege on any public table but the select of the catalog’s public columns', async () => {
     const { rows } = await db.query(
       `select c.relname, p from pg_class c, unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) as p
        where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p', 'v', 'm')
          and (has_table_privilege('anon', c.oid, p) or (p in ('SELECT', 'INSERT', 'UPDATE', 'REFERENCES') and has_any_column_privilege('anon', c.oid, p)))`,
     );
-    expect(rows).toEqual([]);
+    expect(rows).toEqual([{ relname: 'catalog_products', p: 'SELECT' }]);
+    const columns = await db.query<{ attname: string }>(
+      `select a.attname from pg_attribute a
+       where a.attrelid = 'public.catalog_products'::regclass and a.attnum > 0 and not a.attisdropped
+         and has_column_privilege('anon', a.attrelid, a.attnum, 'SELECT') order by a.attnum`,
+    );
+    expect(columns.rows.map((r) => r.attname)).toEqual([
+      'tier',
+      'name',
+      'price_cents',
+      'total_value_cents',
+      'total_value_is_floor',
+      'savings_cents',
+      'savings_is_floor',
+      'checkout_url',
+      'sales_video_url',
+    ]);
   });
 
   it('no API role holds any privilege on a public sequence (tier_audit ids come only from the audit trigger)', async () => {
@@ -206,9 +235,19 @@ describe('privileges', () => {
     expect(rows.map((r) => [r.fn, r.definer])).toEqual([
       ['private.account_for_email(text)', true],
       ['private.attach_purchases_of_confirmed_email()', true],
+      ['private.audit_catalog_change()', true],
+      ['private.catalog_audit_changes(jsonb,jsonb)', false],
+      ['private.catalog_cents(jsonb,text,text,boolean)', false],
+      ['private.catalog_field_error(text,text,text)', false],
+      ['private.catalog_lock_key()', false],
+      ['private.catalog_match(jsonb)', true],
+      ['private.catalog_set_ids(tier,jsonb)', true],
+      ['private.catalog_url(text,text,text,boolean)', false],
       ['private.checked_reason(text)', false],
       ['private.claim_due_invitations(integer)', true],
       ['private.claim_invitation(text)', true],
+      ['private.dashboard_chart(text,date)', true],
+      ['private.dashboard_period(integer,timestamp with time zone)', true],
       ['private.delete_avatar_of_deleted_user()', true],
       ['private.detach_purchases_of_deleted_user()', true],
       ['private.finish_invitation(text,uuid,text,text)', true],
@@ -216,19 +255,28 @@ describe('privileges', () => {
       ['private.grant_tier(uuid,tier,text)', true],
       ['private.invitation_accepted()', true],
       ['private.is_staff()', true],
+      ['private.is_time_zone(text)', false],
       ['private.note_password_set_in_transaction()', true],
       ['private.object_fits_bucket(text,jsonb)', true],
       ['private.purchases_after_change()', true],
       ['private.purchases_before_update()', false],
       ['private.purchases_need_invitation()', true],
       ['private.recompute_user_tier(uuid,text,text,boolean)', true],
+      ['private.record_catalog_refund(text,text,text,timestamp with time zone,jsonb)', true],
+      ['private.record_catalog_sale(text,text,text,text,jsonb,bigint,text,timestamp with time zone)', true],
       ['private.record_purchase(text,text,text,text,text,tier,bigint,text,timestamp with time zone)', true],
       ['private.record_refund(text,text,text,timestamp with time zone)', true],
       ['private.record_sale(text,text,text,text,text,tier,bigint,text,timestamp with time zone)', true],
+      ['private.request_site_build()', true],
+      ['private.resolve_unmatched_sales()', true],
       ['private.revoke_tier(uuid,text)', true],
+      ['private.staff_catalog()', true],
+      ['private.staff_dashboard()', true],
       ['private.staff_list_members(text,integer,integer)', true],
+      ['private.staff_map_provider_id(text,text,tier)', true],
       ['private.staff_member_detail(uuid)', true],
       ['private.staff_resend_invitation(text)', true],
+      ['private.staff_save_product(tier,jsonb)', true],
       ['private.tier_grants_after_change()', true],
       ['private.tier_source_of(uuid)', true],
     ]);
@@ -317,6 +365,10 @@ describe('privileges', () => {
       'staff_list_members(text,integer,integer)',
       'staff_member_detail(uuid)',
       'staff_resend_invitation(text)',
+      'staff_catalog()',
+      'staff_dashboard()',
+      'staff_map_provider_id(text,text,tier)',
+      'staff_save_product(tier,jsonb)',
     ]) {
       expect(
         rows.find((r) => r.fn === fn),
@@ -330,6 +382,8 @@ describe('privileges', () => {
       'claim_invitation(text)',
       'claim_due_invitations(integer)',
       'finish_invitation(text,uuid,text,text)',
+      'record_catalog_sale(text,text,text,text,jsonb,bigint,text,timestamp with time zone)',
+      'record_catalog_refund(text,text,text,timestamp with time zone,jsonb)',
     ]) {
       expect(
         rows.find((r) => r.fn === fn),

@@ -7,6 +7,7 @@ import { formatPrice, site } from '@/content/site';
 import { BuyerAccessView } from '@/features/upgrade/components/buyer-access-view';
 import { ShowcaseCard } from '@/features/upgrade/components/showcase-card';
 import { useAuth } from '@/lib/auth-provider';
+import { ebookOffer } from '@/content/site';
 
 const { cover } = site.ebook;
 
@@ -53,8 +54,8 @@ export function Component() {
             id="ebook"
             title={`${site.productName} eBook`}
             subtitle={`Your guide to overcoming fear and finishing your book in ${site.ebook.daysToFinish} days.`}
-            price={formatPrice(site.ebook.price)}
-            originalPrice={formatPrice(site.ebook.originalPrice)}
+            price={formatPrice(ebookOffer.price)}
+            originalPrice={formatPrice(ebookOffer.originalPrice)}
             points={landing.hero.benefits}
             action="Download eBook Now"
             to={paths.resources}

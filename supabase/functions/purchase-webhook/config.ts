@@ -1,7 +1,6 @@
 // The function's settings, read from its environment (`supabase secrets set …`; the local
 // stand-in passes development values). Missing settings stop the function at boot with a
 // message that names them, rather than failing on the first sale.
-import { isPlaceholderId, purchasableProducts } from '../../../src/content/products.ts';
 import { shopifyProvider } from './shopify.ts';
 import { stripeLineItemsFromApi, stripeProvider } from './stripe.ts';
 import { providerNames, type ProviderName, type PurchaseProvider } from './types.ts';
@@ -60,14 +59,4 @@ export function readConfig(env: Env): WebhookConfig {
     siteUrl: required(env, 'SITE_URL').replace(/\/+$/, ''),
     providers,
   };
-}
-
-/** A boot-time reminder while src/content/products.ts still holds placeholder ids; else null. */
-export function placeholderWarning(): string | null {
-  const left = purchasableProducts.filter((p) =>
-    [...p.shopify.productIds, ...p.shopify.variantIds, ...p.stripe.priceIds].some(isPlaceholderId),
-  );
-  return left.length
-    ? `purchase-webhook: src/content/products.ts still has placeholder ids for ${left.map((p) => p.product).join(', ')}`
-    : null;
 }

@@ -13,6 +13,7 @@ import {
   stripeSessionEvent,
   stripeSignature,
 } from './test-support.ts';
+import type { Sale } from './types.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const NOW_S = Math.floor(NOW.getTime() / 1000);
@@ -51,8 +52,7 @@ describe('Shopify', () => {
         eventId: 'wh-1',
         orderId: '5551234567',
         email: 'buyer@example.com',
-        product: 'foundation',
-        tier: 'foundation',
+        lines: [{ shopify_product: 'REPLACE_ME_shopify_product_foundation', shopify_variant: '77' }],
         amountCents: 4900,
         currency: 'USD',
         occurredAt: '2026-11-20T15:00:00.000Z',
@@ -131,7 +131,10 @@ describe('Shopify', () => {
       ],
     });
     await handle(await shopifyRequest('orders/paid', order));
-    expect(store.calls[0]).toMatchObject({ sale: { product: 'complete', tier: 'complete', amountCents: 151995 } });
+    expect(store.calls[0]).toMatchObject({ sale: { amountCents: 151995 } });
+    expect(await store.recordPurchase({ ...(store.calls[0] as { sale: Sale }).sale, eventId: 'again' })).toMatchObject({
+      tier: 'complete',
+    });
   });
 
   it('records amounts in the currency’s own minor units (JPY has none)', async () => {
@@ -140,20 +143,29 @@ describe('Shopify', () => {
     expect(store.calls[0]).toMatchObject({ sale: { amountCents: 7400, currency: 'JPY' } });
   });
 
-  it('acknowledges an unknown product or topic (200), logs it and changes nothing', async () => {
+  it('records a sale of an unknown product as unmatched (200), says so in the log and invites nobody', async () => {
     const { store, logs, handle } = setup();
     const unknownProduct = shopifyOrder({ line_items: [{ product_id: 123, variant_id: 456 }] });
-    expect(await answer(await handle(await shopifyRequest('orders/paid', unknownProduct)))).toMatchObject({
+    expect(await answer(await handle(await shopifyRequest('orders/paid', unknownProduct)))).toEqual({
       status: 200,
-      body: { outcome: 'ignored' },
+      body: { ok: true, outcome: 'unmatched' },
     });
+    expect(store.calls).toMatchObject([
+      { kind: 'purchase', sale: { lines: [{ shopify_product: '123', shopify_variant: '456' }] } },
+    ]);
+    expect(logs.filter((l) => l.level === 'warn').map((l) => l.message)).toEqual([
+      'sale of an unknown product recorded as unmatched',
+    ]);
+  });
+
+  it('acknowledges an unknown topic (200), logs it and changes nothing', async () => {
+    const { store, logs, handle } = setup();
     expect(await answer(await handle(await shopifyRequest('orders/cancelled', shopifyOrder())))).toMatchObject({
       status: 200,
       body: { outcome: 'ignored' },
     });
     expect(store.calls).toEqual([]);
     expect(logs.filter((l) => l.message === 'event ignored').map((l) => l.reason)).toEqual([
-      'no line item is a known product',
       'topic orders/cancelled is not handled',
     ]);
   });
@@ -179,6 +191,7 @@ describe('Shopify', () => {
           eventId: 'wh-ref',
           orderId: '5551234567',
           occurredAt: '2026-11-21T09:00:00.000Z',
+          lines: [{ shopify_product: 'REPLACE_ME_shopify_product_foundation', shopify_variant: '77' }],
         },
       },
     ]);
@@ -205,8 +218,7 @@ describe('Stripe', () => {
         eventId: event.id,
         orderId: 'pi_test_123',
         email: 'stripe.buyer@example.com',
-        product: 'accelerated',
-        tier: 'accelerated',
+        lines: [{ stripe_price: 'REPLACE_ME_stripe_price_accelerated' }],
         amountCents: 49900,
         currency: 'USD',
         occurredAt: new Date(1_795_000_000_000).toISOString(),
@@ -271,12 +283,33 @@ describe('Stripe', () => {
     expect(store.calls).toEqual([]);
   });
 
-  it('acknowledges unknown event types, unknown prices and unpaid sessions (200) without writing', async () => {
+  it('records a sale of an unknown price as unmatched, with its price and product ids', async () => {
+    const { store, handle } = setup();
+    const unknownPrice = stripeSessionEvent({
+      line_items: { data: [{ price: { id: 'price_new', product: 'prod_known' } }] },
+    });
+    const res = await answer(await handle(await stripeRequest(unknownPrice, { timestamp: NOW_S })));
+    expect(res).toEqual({ status: 200, body: { ok: true, outcome: 'unmatched' } });
+    expect(store.calls).toMatchObject([
+      { sale: { lines: [{ stripe_price: 'price_new', stripe_product: 'prod_known' }] } },
+    ]);
+  });
+
+  it('matches a new price of a catalog product by its Stripe product id', async () => {
+    const { store, handle } = setup();
+    store.catalog.set('stripe_product:prod_foundation', 'foundation');
+    const newPrice = stripeSessionEvent({
+      line_items: { data: [{ price: { id: 'price_raised', product: { id: 'prod_foundation' } } }] },
+    });
+    const res = await answer(await handle(await stripeRequest(newPrice, { timestamp: NOW_S })));
+    expect(res.body).toMatchObject({ outcome: 'recorded', tier: 'foundation' });
+  });
+
+  it('acknowledges unknown event types and unpaid sessions (200) without writing', async () => {
     const { store, handle } = setup();
     const unknownType = { ...stripeSessionEvent(), type: 'customer.created' };
-    const unknownPrice = stripeSessionEvent({ line_items: { data: [{ price: { id: 'price_someone_elses' } }] } });
     const unpaid = stripeSessionEvent({ payment_status: 'unpaid' });
-    for (const event of [unknownType, unknownPrice, unpaid]) {
+    for (const event of [unknownType, unpaid]) {
       const res = await answer(await handle(await stripeRequest(event, { timestamp: NOW_S })));
       expect(res).toMatchObject({ status: 200, body: { outcome: 'ignored' } });
     }
@@ -285,15 +318,17 @@ describe('Stripe', () => {
 
   it('reads the line items from Stripe when the event does not carry them', async () => {
     const asked: string[] = [];
-    const { store, handle } = setup({
+    const { handle } = setup({
       lineItems: async (sessionId) => {
         asked.push(sessionId);
-        return ['REPLACE_ME_stripe_price_ebook'];
+        return [{ stripe_price: 'REPLACE_ME_stripe_price_ebook' }];
       },
     });
-    await handle(await stripeRequest(stripeSessionEvent({ line_items: undefined }), { timestamp: NOW_S }));
+    const res = await answer(
+      await handle(await stripeRequest(stripeSessionEvent({ line_items: undefined }), { timestamp: NOW_S })),
+    );
     expect(asked).toEqual(['cs_test_123']);
-    expect(store.calls[0]).toMatchObject({ sale: { tier: 'ebook' } });
+    expect(res.body).toMatchObject({ outcome: 'recorded', tier: 'ebook' });
   });
 
   it('answers 500 (Stripe retries) when it cannot read the line items, and writes nothing', async () => {
@@ -334,6 +369,7 @@ describe('Stripe', () => {
           eventId: 'evt_true',
           orderId: 'pi_test_123',
           occurredAt: NOW.toISOString(),
+          lines: null,
         },
       },
     ]);

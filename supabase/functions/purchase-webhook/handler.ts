@@ -10,6 +10,7 @@ import {
   type ProviderName,
   type PurchaseProvider,
   type PurchaseStore,
+  type Refund,
   type Sale,
 } from './types.ts';
 
@@ -62,24 +63,54 @@ async function apply(ctx: Context, provider: ProviderName, event: ParsedEvent): 
     ctx.log({ level: 'info', message: 'event ignored', provider, eventId: event.eventId, reason: event.reason });
     return json(200, { ok: true, outcome: 'ignored', reason: event.reason });
   }
-  if (event.kind === 'refund') {
-    const result = await ctx.store.recordRefund(event);
-    const outcome = result.duplicate ? 'duplicate' : result.found ? 'refunded' : 'refund_before_sale';
-    ctx.log({ level: 'info', message: `refund ${outcome}`, provider, eventId: event.eventId, orderId: event.orderId });
-    return json(200, { ok: true, outcome });
-  }
+  if (event.kind === 'refund') return refund(ctx, event);
   return sale(ctx, event);
+}
+
+async function refund(ctx: Context, event: Refund): Promise<Response> {
+  const result = await ctx.store.recordRefund(event);
+  const { provider, eventId, orderId } = event;
+  if (result.ignored) {
+    const reason = 'the refund returns no product of the order';
+    ctx.log({ level: 'info', message: 'event ignored', provider, eventId, reason });
+    return json(200, { ok: true, outcome: 'ignored', reason });
+  }
+  const outcome = result.duplicate
+    ? 'duplicate'
+    : result.found
+      ? 'refunded'
+      : result.unmatched
+        ? 'unmatched_refunded'
+        : 'refund_before_sale';
+  ctx.log({ level: 'info', message: `refund ${outcome}`, provider, eventId, orderId });
+  return json(200, { ok: true, outcome });
+}
+
+/** A sale of a product the catalog does not know: kept for staff, and said loudly in the log. */
+function unmatched(ctx: Context, event: Sale, duplicate: boolean): Response {
+  ctx.log({
+    level: 'warn',
+    message: duplicate ? 'unmatched sale already recorded' : 'sale of an unknown product recorded as unmatched',
+    provider: event.provider,
+    eventId: event.eventId,
+    orderId: event.orderId,
+    lines: event.lines,
+    amountCents: event.amountCents,
+    currency: event.currency,
+  });
+  return json(200, { ok: true, outcome: duplicate ? 'duplicate' : 'unmatched' });
 }
 
 async function sale(ctx: Context, event: Sale): Promise<Response> {
   const result = await ctx.store.recordPurchase(event);
+  if (result.unmatched) return unmatched(ctx, event, result.duplicate);
   ctx.log({
     level: 'info',
     message: result.duplicate ? 'sale already recorded' : 'sale recorded',
     provider: event.provider,
     eventId: event.eventId,
     orderId: event.orderId,
-    tier: event.tier,
+    tier: result.tier,
     amountCents: event.amountCents,
     currency: event.currency,
     account: result.account,
@@ -93,7 +124,7 @@ async function sale(ctx: Context, event: Sale): Promise<Response> {
   return json(200, {
     ok: true,
     outcome: result.duplicate ? 'duplicate' : 'recorded',
-    tier: event.tier,
+    tier: result.tier,
     account: result.account,
     ...(invited ? { invitation: invited } : {}),
   });

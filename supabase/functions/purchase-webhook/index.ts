@@ -2,13 +2,11 @@
 // and serves the plain handler (handler.ts). Everything else is plain TypeScript, tested in Node.
 // Deployed with `supabase functions deploy purchase-webhook --no-verify-jwt` (see README).
 import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
-import { placeholderWarning, readConfig } from './config.ts';
+import { readConfig } from './config.ts';
 import { createWebhookHandler } from './handler.ts';
 import { createSupabaseStore } from './store.ts';
 
 const config = readConfig(Deno.env.toObject());
-const warning = placeholderWarning();
-if (warning) console.warn(warning);
 const supabase = createClient(config.supabaseUrl, config.serviceRoleKey, {
   auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 });

@@ -1,8 +1,6 @@
 // Reading the providers' JSON defensively: every field is checked before use, and a body that
 // lacks what a sale needs is a 400, never a half-recorded purchase.
-import { purchasableProducts, type PurchasableProduct } from '../../../src/content/products.ts';
-import { tierRank } from '../../../src/content/tiers.ts';
-import { WebhookError } from './types.ts';
+import { WebhookError, type LineIds } from './types.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -90,26 +88,25 @@ export function isoOr(value: unknown, fallback: Date): string {
   return fallback.toISOString();
 }
 
-/** The product granting the highest tier among `found`; null when none is known. */
-export function highestProduct(found: ReadonlyArray<PurchasableProduct | undefined>): PurchasableProduct | null {
-  let best: PurchasableProduct | null = null;
-  for (const product of found) {
-    if (product && (!best || tierRank(product.tier) > tierRank(best.tier))) best = product;
-  }
-  return best;
-}
-
-export function productForShopifyLine(line: unknown): PurchasableProduct | undefined {
-  if (!isObject(line)) return undefined;
+/** A Shopify line item's product and variant ids (either may be absent); null when it has neither. */
+export function shopifyLineIds(line: unknown): LineIds | null {
+  if (!isObject(line)) return null;
+  const ids: LineIds = {};
   const productId = idString(line.product_id);
   const variantId = idString(line.variant_id);
-  return purchasableProducts.find(
-    (p) =>
-      (productId !== null && p.shopify.productIds.includes(productId)) ||
-      (variantId !== null && p.shopify.variantIds.includes(variantId)),
-  );
+  if (productId !== null) ids.shopify_product = productId;
+  if (variantId !== null) ids.shopify_variant = variantId;
+  return productId === null && variantId === null ? null : ids;
 }
 
-export function productForStripePrice(priceId: string): PurchasableProduct | undefined {
-  return purchasableProducts.find((p) => p.stripe.priceIds.includes(priceId));
+/** A Stripe line item's price id and its product's id (a string, or the expanded product). */
+export function stripeLineIds(item: unknown): LineIds | null {
+  const price = isObject(item) && isObject(item.price) ? item.price : null;
+  if (!price) return null;
+  const ids: LineIds = {};
+  const priceId = idString(price.id);
+  const productId = idString(isObject(price.product) ? price.product.id : price.product);
+  if (priceId !== null) ids.stripe_price = priceId;
+  if (productId !== null) ids.stripe_product = productId;
+  return priceId === null && productId === null ? null : ids;
 }

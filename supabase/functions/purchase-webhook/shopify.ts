@@ -6,14 +6,13 @@
 import { fromBase64, timingSafeEqual } from './crypto.ts';
 import {
   decimalToMinorUnits,
-  highestProduct,
   isObject,
   isoOr,
   parseJsonObject,
-  productForShopifyLine,
   requireCurrency,
   requireEmail,
   requireId,
+  shopifyLineIds,
 } from './payload.ts';
 import { shopifySignature } from './signing.ts';
 import { WebhookError, type ParsedEvent, type PurchaseProvider } from './types.ts';
@@ -42,9 +41,7 @@ export function shopifyProvider(secret: string, now: () => Date = () => new Date
         const email = requireEmail(body.email, body.contact_email, customer.email);
         const currency = requireCurrency(body.currency);
         if (!Array.isArray(body.line_items)) throw new WebhookError(400, 'line_items is missing');
-        const product = highestProduct(body.line_items.map(productForShopifyLine));
-        if (!product)
-          return { kind: 'ignored', provider: 'shopify', eventId, reason: 'no line item is a known product' };
+        const lines = body.line_items.flatMap((line) => shopifyLineIds(line) ?? []);
         const amountCents = decimalToMinorUnits(body.current_total_price ?? body.total_price, currency);
         return {
           kind: 'sale',
@@ -52,8 +49,7 @@ export function shopifyProvider(secret: string, now: () => Date = () => new Date
           eventId,
           orderId,
           email,
-          product: product.product,
-          tier: product.tier,
+          lines,
           amountCents,
           currency,
           occurredAt: isoOr(body.processed_at ?? body.created_at, now()),
@@ -63,13 +59,13 @@ export function shopifyProvider(secret: string, now: () => Date = () => new Date
       if (topic === 'refunds/create') {
         const orderId = requireId(body.order_id, 'order id');
         const lines = Array.isArray(body.refund_line_items) ? body.refund_line_items : [];
-        const refunded = highestProduct(
-          lines.map((line) => (isObject(line) ? productForShopifyLine(line.line_item) : undefined)),
-        );
-        // A refund of shipping, of an amount, or of something we do not sell leaves the grant alone.
-        if (!refunded)
-          return { kind: 'ignored', provider: 'shopify', eventId, reason: 'the refund returns no known product' };
-        return { kind: 'refund', provider: 'shopify', eventId, orderId, occurredAt: isoOr(body.created_at, now()) };
+        const refunded = lines.flatMap((line) => (isObject(line) ? (shopifyLineIds(line.line_item) ?? []) : []));
+        // A refund of shipping or of an amount leaves the grant alone; whether the lines it returns
+        // are a product the order sold, the database decides (record_catalog_refund).
+        if (refunded.length === 0)
+          return { kind: 'ignored', provider: 'shopify', eventId, reason: 'the refund returns no product' };
+        const occurredAt = isoOr(body.created_at, now());
+        return { kind: 'refund', provider: 'shopify', eventId, orderId, occurredAt, lines: refunded };
       }
 
       return { kind: 'ignored', provider: 'shopify', eventId, reason: `topic ${topic || '(none)'} is not handled` };

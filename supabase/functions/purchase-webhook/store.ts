@@ -1,9 +1,10 @@
-// The store on Supabase: the service-role RPCs of the purchases ledger (record_purchase,
-// record_refund, and the invitation state: claim_invitation, claim_due_invitations,
-// finish_invitation) and Auth's invitation. The client is passed in (index.ts makes it with the
+// The store on Supabase: the service-role RPCs of the purchases ledger (record_catalog_sale and
+// record_catalog_refund, which read the catalog for each event, and the invitation state:
+// claim_invitation, claim_due_invitations, finish_invitation) and Auth's invitation. The client is passed in (index.ts makes it with the
 // service-role key), described here only by the calls this file makes.
 import { isObject } from './payload.ts';
-import type { PurchaseStore, RecordPurchaseResult, RecordRefundResult } from './types.ts';
+import { tiers } from '../../../src/content/tiers.ts';
+import type { PurchaseStore, RecordPurchaseResult, RecordRefundResult, Tier } from './types.ts';
 
 type ApiError = { message: string; code?: string; status?: number };
 
@@ -16,13 +17,19 @@ function nullableString(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
+function tierOrNull(value: unknown): Tier | null {
+  return tiers.find((t) => t === value) ?? null;
+}
+
 function purchaseResult(data: unknown): RecordPurchaseResult {
   if (!isObject(data) || typeof data.duplicate !== 'boolean') {
-    throw new Error(`record_sale answered ${JSON.stringify(data)}`);
+    throw new Error(`record_catalog_sale answered ${JSON.stringify(data)}`);
   }
   const account = data.account === 'confirmed' || data.account === 'unconfirmed' ? data.account : 'none';
   return {
     duplicate: data.duplicate,
+    unmatched: data.unmatched === true,
+    tier: tierOrNull(data.tier),
     purchaseId: nullableString(data.purchase_id),
     userId: nullableString(data.user_id),
     account,
@@ -32,9 +39,15 @@ function purchaseResult(data: unknown): RecordPurchaseResult {
 
 function refundResult(data: unknown): RecordRefundResult {
   if (!isObject(data) || typeof data.duplicate !== 'boolean') {
-    throw new Error(`record_refund answered ${JSON.stringify(data)}`);
+    throw new Error(`record_catalog_refund answered ${JSON.stringify(data)}`);
   }
-  return { duplicate: data.duplicate, found: data.found === true, userId: nullableString(data.user_id) };
+  return {
+    duplicate: data.duplicate,
+    found: data.found === true,
+    userId: nullableString(data.user_id),
+    ignored: data.ignored === true,
+    unmatched: data.unmatched === true,
+  };
 }
 
 /** GoTrue's answer when the project's hourly e-mail budget is spent (internal/api/mail.go). */
@@ -50,30 +63,31 @@ function alreadyRegistered(error: ApiError): boolean {
 export function createSupabaseStore(client: StoreClient): PurchaseStore {
   return {
     async recordPurchase(sale) {
-      // record_sale: record_purchase, and the invitation claimed in the same call.
-      const { data, error } = await client.rpc('record_sale', {
+      // record_catalog_sale: the catalog matched now, then record_sale (the purchase and the
+      // invitation claimed in the same call), or the sale kept as unmatched.
+      const { data, error } = await client.rpc('record_catalog_sale', {
         p_provider: sale.provider,
         p_event_id: sale.eventId,
         p_order_id: sale.orderId,
         p_email: sale.email,
-        p_product: sale.product,
-        p_tier: sale.tier,
+        p_lines: sale.lines,
         p_amount_cents: sale.amountCents,
         p_currency: sale.currency,
         p_occurred_at: sale.occurredAt,
       });
-      if (error) throw new Error(`record_sale failed: ${error.message}`);
+      if (error) throw new Error(`record_catalog_sale failed: ${error.message}`);
       return purchaseResult(data);
     },
 
     async recordRefund(refund) {
-      const { data, error } = await client.rpc('record_refund', {
+      const { data, error } = await client.rpc('record_catalog_refund', {
         p_provider: refund.provider,
         p_event_id: refund.eventId,
         p_order_id: refund.orderId,
         p_occurred_at: refund.occurredAt,
+        p_lines: refund.lines,
       });
-      if (error) throw new Error(`record_refund failed: ${error.message}`);
+      if (error) throw new Error(`record_catalog_refund failed: ${error.message}`);
       return refundResult(data);
     },
 

@@ -4,23 +4,22 @@
 // As Stripe's own libraries do, a timestamp more than 5 minutes old is refused.
 import { fromHex, timingSafeEqual } from './crypto.ts';
 import {
-  highestProduct,
   idString,
   isObject,
   parseJsonObject,
-  productForStripePrice,
   requireCurrency,
   requireEmail,
   requireId,
   requireMinorUnits,
+  stripeLineIds,
 } from './payload.ts';
 import { stripeSignature } from './signing.ts';
-import { WebhookError, type ParsedEvent, type PurchaseProvider } from './types.ts';
+import { WebhookError, type LineIds, type ParsedEvent, type PurchaseProvider } from './types.ts';
 
 export const STRIPE_TOLERANCE_SECONDS = 300;
 
-/** Reads a Checkout Session's price ids from Stripe (webhook events never include line items). */
-export type StripeLineItems = (sessionId: string) => Promise<string[]>;
+/** Reads a Checkout Session's line items' ids from Stripe (webhook events never include line items). */
+export type StripeLineItems = (sessionId: string) => Promise<LineIds[]>;
 
 export function stripeProvider(secret: string, lineItems: StripeLineItems | null): PurchaseProvider {
   return {
@@ -92,13 +91,13 @@ async function parseStripeEvent(
     }
     const intent = isObject(object.payment_intent) ? object.payment_intent.id : object.payment_intent;
     const orderId = requireId(intent, 'payment_intent');
-    return { kind: 'refund', provider: 'stripe', eventId, orderId, occurredAt: created.toISOString() };
+    return { kind: 'refund', provider: 'stripe', eventId, orderId, occurredAt: created.toISOString(), lines: null };
   }
 
   return { kind: 'ignored', provider: 'stripe', eventId, reason: `event type ${type || '(none)'} is not handled` };
 }
 
-/** A completed Checkout Session: the sale, or ignored while unpaid or without a known price. */
+/** A completed Checkout Session: the sale, or ignored while unpaid. */
 async function checkoutSale(
   eventId: string,
   object: Record<string, unknown>,
@@ -116,36 +115,28 @@ async function checkoutSale(
   const amountCents = requireMinorUnits(object.amount_total);
   const intent = isObject(object.payment_intent) ? object.payment_intent.id : object.payment_intent;
   const orderId = idString(intent) ?? sessionId;
-  const priceIds = await sessionPriceIds(object, sessionId, lineItems);
-  const product = highestProduct(priceIds.map(productForStripePrice));
-  if (!product) return { kind: 'ignored', provider: 'stripe', eventId, reason: 'no line item is a known price' };
+  const lines = await sessionLineIds(object, sessionId, lineItems);
   return {
     kind: 'sale',
     provider: 'stripe',
     eventId,
     orderId,
     email,
-    product: product.product,
-    tier: product.tier,
+    lines,
     amountCents,
     currency,
     occurredAt: created.toISOString(),
   };
 }
 
-/** Price ids of an expanded session's line items, else as Stripe's API lists them. */
-async function sessionPriceIds(
+/** Price and product ids of an expanded session's line items, else as Stripe's API lists them. */
+async function sessionLineIds(
   session: Record<string, unknown>,
   sessionId: string,
   lineItems: StripeLineItems | null,
-): Promise<string[]> {
+): Promise<LineIds[]> {
   const expanded = isObject(session.line_items) ? session.line_items.data : undefined;
-  if (Array.isArray(expanded)) {
-    return expanded.flatMap((item) => {
-      const price = isObject(item) && isObject(item.price) ? idString(item.price.id) : null;
-      return price ? [price] : [];
-    });
-  }
+  if (Array.isArray(expanded)) return expanded.flatMap((item) => stripeLineIds(item) ?? []);
   // Not a 400: the event is fine, this deployment cannot read it. A 500 makes Stripe retry.
   if (!lineItems) throw new Error('STRIPE_API_KEY is not set: cannot read the Checkout Session line items');
   return lineItems(sessionId);
@@ -161,9 +152,6 @@ export function stripeLineItemsFromApi(apiKey: string, fetchImpl: typeof fetch =
     if (!response.ok) throw new Error(`Stripe line items: HTTP ${response.status}`);
     const list: unknown = await response.json();
     const data = isObject(list) && Array.isArray(list.data) ? list.data : [];
-    return data.flatMap((item) => {
-      const price = isObject(item) && isObject(item.price) ? idString(item.price.id) : null;
-      return price ? [price] : [];
-    });
+    return data.flatMap((item) => stripeLineIds(item) ?? []);
   };
 }

@@ -8,14 +8,17 @@ import {
   stripeSignatureHeader,
   stripeSignatureHex,
 } from './signing.ts';
+import { tierRank, tiers } from '../../../src/content/tiers.ts';
 import type {
   InvitationOutcome,
+  LineIds,
   InviteOutcome,
   PurchaseStore,
   RecordPurchaseResult,
   RecordRefundResult,
   Refund,
   Sale,
+  Tier,
 } from './types.ts';
 
 export const SHOPIFY_SECRET = 'test-shopify-secret';
@@ -101,10 +104,41 @@ type Call =
 
 type Invitation = { status: 'pending' | 'sending' | InvitationOutcome; claimId: string | null; attempts: number };
 
-/** The contract's de-duplication, in memory: an event id seen before is a duplicate. */
+/**
+ * The seeded catalog's provider ids (supabase/seed.sql): each tier's Shopify product and Stripe
+ * price placeholder, `REPLACE_ME_<kind>_<tier>`.
+ */
+export function seededCatalog(): Map<string, Tier> {
+  return new Map(
+    tiers.flatMap((tier) =>
+      (['shopify_product', 'stripe_price'] as const).map(
+        (kind) => [`${kind}:REPLACE_ME_${kind}_${tier}`, tier] as const,
+      ),
+    ),
+  );
+}
+
+/** The highest tier any id of `lines` maps to in `catalog`, as private.catalog_match answers. */
+function catalogMatch(catalog: Map<string, Tier>, lines: readonly LineIds[]): Tier | null {
+  let best: Tier | null = null;
+  for (const line of lines) {
+    for (const [kind, id] of Object.entries(line)) {
+      const tier = catalog.get(`${kind}:${id}`);
+      if (tier && (best === null || tierRank(tier) > tierRank(best))) best = tier;
+    }
+  }
+  return best;
+}
+
+/**
+ * The contract's de-duplication and catalog matching, in memory: an event id seen before is a
+ * duplicate; a sale matching no catalog id is unmatched.
+ */
 export class MemoryStore implements PurchaseStore {
   calls: Call[] = [];
   seen = new Set<string>();
+  /** `kind:id` → tier, as catalog_provider_ids. */
+  catalog = seededCatalog();
   /** E-mail → what record_purchase says about the buyer's account. */
   accounts = new Map<string, RecordPurchaseResult['account']>();
   inviteAnswer: InviteOutcome | Error = { kind: 'invited' };
@@ -116,20 +150,26 @@ export class MemoryStore implements PurchaseStore {
     const key = `${sale.provider}:${sale.eventId}`;
     const duplicate = this.seen.has(key);
     this.seen.add(key);
+    const tier = catalogMatch(this.catalog, sale.lines);
+    if (tier === null) return { duplicate, unmatched: true, tier, purchaseId: null, userId: null, account: 'none' };
     const account = this.accounts.get(sale.email) ?? 'none';
     // As the purchases trigger does: a sale without a confirmed account queues the invitation.
     if (!duplicate && account !== 'confirmed' && !this.invitations.has(sale.email)) {
       this.invitations.set(sale.email, { status: 'pending', claimId: null, attempts: 0 });
     }
-    return { duplicate, purchaseId: duplicate ? null : crypto.randomUUID(), userId: null, account };
+    const purchaseId = duplicate ? null : crypto.randomUUID();
+    return { duplicate, unmatched: false, tier, purchaseId, userId: null, account };
   }
 
   async recordRefund(refund: Refund): Promise<RecordRefundResult> {
     this.calls.push({ kind: 'refund', refund });
+    if (refund.lines !== null && catalogMatch(this.catalog, refund.lines) === null) {
+      return { duplicate: false, found: false, userId: null, ignored: true, unmatched: false };
+    }
     const key = `${refund.provider}:${refund.eventId}`;
     const duplicate = this.seen.has(key);
     this.seen.add(key);
-    return { duplicate, found: true, userId: null };
+    return { duplicate, found: true, userId: null, ignored: false, unmatched: false };
   }
 
   async claimInvitation(email: string): Promise<string | null> {

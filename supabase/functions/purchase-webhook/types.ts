@@ -6,7 +6,16 @@ export type { Tier };
 export type ProviderName = 'shopify' | 'stripe';
 export const providerNames: readonly ProviderName[] = ['shopify', 'stripe'];
 
-/** A paid order: one per order (`purchases` is unique on provider + order id). */
+/** The kinds of provider id the catalog maps to a product (`catalog_provider_ids.kind`). */
+export type ProviderIdKind = 'shopify_product' | 'shopify_variant' | 'stripe_price' | 'stripe_product';
+
+/** One line item as its provider ids, e.g. `{ stripe_price: 'price_…', stripe_product: 'prod_…' }`. */
+export type LineIds = Partial<Record<ProviderIdKind, string>>;
+
+/**
+ * A paid order: one per order (`purchases` is unique on provider + order id). Which product it
+ * is, the database decides from the catalog when it records the sale (record_catalog_sale).
+ */
 export type Sale = {
   kind: 'sale';
   provider: ProviderName;
@@ -14,8 +23,7 @@ export type Sale = {
   orderId: string;
   /** Lower-cased. */
   email: string;
-  product: string;
-  tier: Tier;
+  lines: LineIds[];
   /** Minor units (cents), as the currency defines them. */
   amountCents: number;
   /** ISO 4217, upper case. */
@@ -31,6 +39,11 @@ export type Refund = {
   eventId: string;
   orderId: string;
   occurredAt: string;
+  /**
+   * The refunded line items (Shopify): the refund withdraws the order only when one of them is
+   * a product the order sold. Null (Stripe's full refund): it withdraws the order.
+   */
+  lines: LineIds[] | null;
 };
 
 /** A genuine event this function has nothing to do with: acknowledged, logged, nothing changed. */
@@ -62,6 +75,10 @@ export interface PurchaseProvider {
 /** `public.record_purchase`'s answer (the shared data contract). */
 export type RecordPurchaseResult = {
   duplicate: boolean;
+  /** True when no line item is in the catalog: the sale is kept for staff (unmatched_sales). */
+  unmatched: boolean;
+  /** The tier the catalog matched; null when unmatched. */
+  tier: Tier | null;
   purchaseId: string | null;
   userId: string | null;
   account: 'confirmed' | 'unconfirmed' | 'none';
@@ -73,7 +90,15 @@ export type RecordPurchaseResult = {
 };
 
 /** `public.record_refund`'s answer. */
-export type RecordRefundResult = { duplicate: boolean; found: boolean; userId: string | null };
+export type RecordRefundResult = {
+  duplicate: boolean;
+  found: boolean;
+  userId: string | null;
+  /** The refunded lines returned no product the order sold: nothing recorded. */
+  ignored: boolean;
+  /** The refund is of an unmatched sale. */
+  unmatched: boolean;
+};
 
 /**
  * What became of one invitation: sent; the address has a confirmed account already; the

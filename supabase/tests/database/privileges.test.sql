@@ -28,6 +28,10 @@ insert into allowed values
   ('authenticated', 'private.staff_list_members(text,integer,integer)'),
   ('authenticated', 'private.staff_member_detail(uuid)'),
   ('authenticated', 'private.staff_resend_invitation(text)'),
+  ('authenticated', 'private.staff_catalog()'),
+  ('authenticated', 'private.staff_dashboard()'),
+  ('authenticated', 'private.staff_map_provider_id(text,text,tier)'),
+  ('authenticated', 'private.staff_save_product(tier,jsonb)'),
   -- Policies (resources, avatars) and the app's RPCs.
   ('authenticated', 'public.current_tier_rank()'),
   ('authenticated', 'public.grant_tier(uuid,tier,text)'),
@@ -38,6 +42,10 @@ insert into allowed values
   ('authenticated', 'public.staff_list_members(text,integer,integer)'),
   ('authenticated', 'public.staff_member_detail(uuid)'),
   ('authenticated', 'public.staff_resend_invitation(text)'),
+  ('authenticated', 'public.staff_catalog()'),
+  ('authenticated', 'public.staff_dashboard()'),
+  ('authenticated', 'public.staff_map_provider_id(text,text,tier)'),
+  ('authenticated', 'public.staff_save_product(tier,jsonb)'),
   ('authenticated', 'public.tier_rank(text)');
 
 -- Functions anon or authenticated may execute, in every schema that is not the platform's.

@@ -3,6 +3,7 @@ import { landing } from '@/content/landing';
 import { formatPrice, site } from '@/content/site';
 import { NewTabLink } from '@/components/new-tab-link';
 import { PurchaseLink } from '@/features/purchase';
+import { ebookOffer } from '@/content/site';
 
 const { label, notes, buy, offers, heading } = landing.price;
 
@@ -16,11 +17,11 @@ export function PriceBlock() {
       <p className="mt-2 flex flex-wrap items-baseline gap-x-3">
         <del className="text-navy-600 text-xl">
           <span className="sr-only">Regular price: </span>
-          {formatPrice(site.ebook.originalPrice)}
+          {formatPrice(ebookOffer.originalPrice)}
         </del>
         <span className="text-navy-900 text-5xl font-bold">
           <span className="sr-only">Today’s price: </span>
-          {formatPrice(site.ebook.price)}
+          {formatPrice(ebookOffer.price)}
         </span>
       </p>
       <ul className="mt-4 grid gap-2 text-base sm:grid-cols-3 sm:gap-3 lg:grid-cols-1 xl:grid-cols-3">

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { loadFrame } from '@/boot/answer-before-app';
 import { landing } from '@/content/landing';
-import { site } from '@/content/site';
+import { ebookOffer } from '@/content/site';
 
 const { play, caption, iframeTitle, loading } = landing.hero.video;
 
@@ -68,7 +68,7 @@ export function SalesVideo() {
         id={ids.frame}
         hidden={!playing}
         className="absolute inset-0"
-        data-frame-src={`${site.urls.salesVideoEmbed}?autoplay=1&rel=0`}
+        data-frame-src={`${ebookOffer.salesVideoEmbed}?autoplay=1&rel=0`}
         data-frame-title={iframeTitle}
         data-frame-allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
         dangerouslySetInnerHTML={NO_CONTENT}

@@ -83,6 +83,8 @@ describe('AccountMenuView', () => {
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByRole('menuitem', { name: 'My Resources' })).toHaveAttribute('href', '/resources');
+    expect(within(menu).getByRole('menuitem', { name: 'Dashboard' })).toHaveAttribute('href', '/staff');
+    expect(within(menu).getByRole('menuitem', { name: 'Catalog' })).toHaveAttribute('href', '/staff/catalog');
     expect(within(menu).getByRole('menuitem', { name: 'Upload Resources' })).toHaveAttribute('href', '/admin-upload');
     expect(within(menu).getByRole('menuitem', { name: 'Members' })).toHaveAttribute('href', '/staff/members');
   });

@@ -145,6 +145,12 @@ function AccountDropdown({
         {isStaff && (
           <>
             <DropdownMenuItem asChild>
+              <Link to={paths.staff}>Dashboard</Link>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild>
+              <Link to={paths.staffCatalog}>Catalog</Link>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild>
               <Link to={paths.adminUpload}>Upload Resources</Link>
             </DropdownMenuItem>
             <DropdownMenuItem asChild>

@@ -1,7 +1,7 @@
 import type { MouseEvent, ReactNode } from 'react';
-import { site } from '@/content/site';
 import { createMarketplaceSdkLoader } from '../lib/marketplace-sdk';
 import { isEmbedded, openPurchaseUrl } from '../lib/purchase-action';
+import { ebookOffer } from '@/content/site';
 
 type PurchaseLinkProps = {
   children: ReactNode;
@@ -20,7 +20,7 @@ function isModifiedClick(event: MouseEvent) {
  * link would load the storefront inside the frame) is the click taken over, to open the
  * storefront outside through the marketplace SDK or, failing that, in a new tab.
  */
-export function PurchaseLink({ children, className, href = site.urls.storefrontProduct }: PurchaseLinkProps) {
+export function PurchaseLink({ children, className, href = ebookOffer.storefrontUrl }: PurchaseLinkProps) {
   function handleClick(event: MouseEvent<HTMLAnchorElement>) {
     if (isModifiedClick(event) || !isEmbedded(window)) return;
     event.preventDefault();

@@ -4,10 +4,13 @@ import type { Database } from '@/types/database';
 /** A failed staff function call, with the Postgres error code the page decides on. */
 export class StaffRpcError extends Error {
   readonly code: string | undefined;
-  constructor(message: string, code?: string) {
+  /** The database's hint: the catalog functions name the refused field there. */
+  readonly hint: string | undefined;
+  constructor(message: string, code?: string, hint?: string) {
     super(message);
     this.name = 'StaffRpcError';
     this.code = code;
+    this.hint = hint;
   }
 }
 
@@ -17,8 +20,8 @@ const messages: Record<string, string> = {
 };
 
 /** The database's answer as a sentence for staff; its own text where it already is one (22023). */
-export function toStaffError(error: { message: string; code?: string }): StaffRpcError {
-  return new StaffRpcError((error.code && messages[error.code]) ?? error.message, error.code);
+export function toStaffError(error: { message: string; code?: string; hint?: string | null }): StaffRpcError {
+  return new StaffRpcError((error.code && messages[error.code]) ?? error.message, error.code, error.hint ?? undefined);
 }
 
 /** The database refused because the caller is not staff: retrying cannot help. */
@@ -26,7 +29,15 @@ export function isStaffRefusal(error: unknown): boolean {
   return error instanceof StaffRpcError && error.code === '42501';
 }
 
-type StaffFunction = 'staff_list_members' | 'staff_member_detail' | 'grant_tier' | 'revoke_tier';
+type StaffFunction =
+  | 'staff_list_members'
+  | 'staff_member_detail'
+  | 'grant_tier'
+  | 'revoke_tier'
+  | 'staff_catalog'
+  | 'staff_save_product'
+  | 'staff_map_provider_id'
+  | 'staff_dashboard';
 type StaffArgs<F extends StaffFunction> = Database['public']['Functions'][F]['Args'];
 
 /**

@@ -1,5 +1,4 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -7,12 +6,12 @@ import { Label } from '@/components/ui/label';
 import { RetryButton } from '@/components/ui/retry-button';
 import { ScrollTable } from '@/components/ui/scroll-table';
 import { Spinner } from '@/components/ui/spinner';
-import { paths } from '@/config/paths';
 import { tierLabel } from '@/content/tiers';
 import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/error-message';
 import type { ReadState } from '@/lib/read-state';
 import { formatDateTime, type MemberRow, type MembersPage } from '../lib/members';
+import { StaffNav } from './staff-nav';
 
 export type ChosenMember = { userId: string; email: string };
 
@@ -43,17 +42,7 @@ export function StaffMembersView(props: StaffMembersViewProps) {
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6">
       <header className="flex flex-col gap-3">
-        <nav aria-label="Staff pages" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-          <Link to={paths.home} className="text-navy-800 underline underline-offset-2">
-            Home
-          </Link>
-          <Link to={paths.resources} className="text-navy-800 underline underline-offset-2">
-            Subscriber Resources
-          </Link>
-          <Link to={paths.adminUpload} className="text-navy-800 underline underline-offset-2">
-            Upload Resources
-          </Link>
-        </nav>
+        <StaffNav />
         <h1 className="text-navy-900 font-serif text-3xl font-bold">Members</h1>
         <p className="text-navy-800">
           Find a member by e-mail, see their tier and where it came from, and grant or revoke a tier with a reason.

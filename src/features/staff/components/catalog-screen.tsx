@@ -1,0 +1,32 @@
+import { paths } from '@/config/paths';
+import { useMapProviderId, useSaveProduct, useStaffCatalog } from '../api/catalog';
+import { isStaffRefusal } from '../api/staff-rpc';
+import { StaffOnlyView } from './admin-upload-view';
+import { CatalogView } from './catalog-view';
+import { StaffScreen } from './staff-screen';
+
+const task = 'Editing the catalog';
+
+/** Container for /staff/catalog. */
+export function StaffCatalogScreen({ userId }: { userId: string }) {
+  return (
+    <StaffScreen userId={userId} path={paths.staffCatalog} task={task}>
+      <CatalogPage />
+    </StaffScreen>
+  );
+}
+
+function CatalogPage() {
+  const catalog = useStaffCatalog();
+  const save = useSaveProduct();
+  const map = useMapProviderId();
+  if (catalog.status === 'error' && isStaffRefusal(catalog.error))
+    return <StaffOnlyView signedIn task={task} path={paths.staffCatalog} />;
+  return (
+    <CatalogView
+      catalog={catalog}
+      onSave={(tier, data) => save.mutateAsync({ tier, data })}
+      onMap={(kind, id, tier) => map.mutateAsync({ kind, id, tier })}
+    />
+  );
+}

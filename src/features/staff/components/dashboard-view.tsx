@@ -1,0 +1,158 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { RetryButton } from '@/components/ui/retry-button';
+import { ScrollTable } from '@/components/ui/scroll-table';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { tierLabel, tiers } from '@/content/tiers';
+import { errorMessage } from '@/lib/error-message';
+import type { ReadState } from '@/lib/read-state';
+import { formatMoney } from '../lib/catalog';
+import { chartRows, periodLabel, type DashboardPeriod, type StaffDashboard } from '../lib/dashboard';
+import { StaffNav } from './staff-nav';
+
+export type DashboardViewProps = {
+  dashboard: ReadState<StaffDashboard>;
+  /** The chart of sales per day (the container loads the chart library only on this page). */
+  chart?: (rows: ReturnType<typeof chartRows>) => ReactNode;
+  /** The top files by downloads, once downloads are logged; the section says so until then. */
+  topFiles?: ReactNode;
+};
+
+/** /staff: the owner's figures at a glance, computed by the database in the owner's time zone. */
+export function DashboardView({ dashboard, chart, topFiles }: DashboardViewProps) {
+  return (
+    <main className="mx-auto flex min-h-screen w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6">
+      <header className="flex flex-col gap-3">
+        <StaffNav />
+        <h1 className="text-navy-900 font-serif text-3xl font-bold">Dashboard</h1>
+      </header>
+      {dashboard.status === 'loading' && (
+        <Spinner
+          label={dashboard.retrying ? 'Still loading the figures...' : 'Loading the figures...'}
+          className="py-10"
+        />
+      )}
+      {dashboard.status === 'error' && (
+        <div role="alert" className="flex flex-col items-start gap-3 rounded-xl bg-white p-6 shadow-sm">
+          <p className="text-navy-900 font-semibold">We couldn&apos;t load the figures.</p>
+          <p className="text-navy-800">{errorMessage(dashboard.error)}</p>
+          <RetryButton retry={dashboard.retry} retrying={dashboard.retrying} variant="gold" size="md" />
+        </div>
+      )}
+      {dashboard.status === 'ready' && <Figures data={dashboard.data} chart={chart} topFiles={topFiles} />}
+    </main>
+  );
+}
+
+function Figures({ data, chart, topFiles }: { data: StaffDashboard } & Pick<DashboardViewProps, 'chart' | 'topFiles'>) {
+  const rows = chartRows(data);
+  return (
+    <>
+      <p className="text-navy-800">
+        Days run midnight to midnight in {data.time_zone}; today is {data.today}.
+      </p>
+      <Attention waiting={data.waiting_invitations} unmatched={data.unmatched_sales} />
+      <section aria-labelledby="sales-title" className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
+        <h2 id="sales-title" className="text-navy-900 text-xl font-semibold">
+          Sales and refunds
+        </h2>
+        <PeriodTable periods={data.periods} />
+      </section>
+      <section aria-labelledby="chart-title" className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
+        <h2 id="chart-title" className="text-navy-900 text-xl font-semibold">
+          Sales per day, last 90 days
+        </h2>
+        <div className="mt-4">{chart?.(rows)}</div>
+        <ChartTable rows={rows} />
+      </section>
+      <section aria-labelledby="top-files-title" className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
+        <h2 id="top-files-title" className="text-navy-900 text-xl font-semibold">
+          Top files by downloads
+        </h2>
+        {topFiles ?? <p className="text-navy-800 mt-2">Downloads are not logged yet.</p>}
+      </section>
+    </>
+  );
+}
+
+function Attention({ waiting, unmatched }: { waiting: number; unmatched: number }) {
+  return (
+    <section aria-label="Needs attention" className="grid gap-4 sm:grid-cols-2">
+      <Link to={paths.staffMembers} className="hover:bg-navy-50 rounded-xl bg-white p-4 shadow-sm">
+        <span className="text-navy-900 block text-3xl font-bold">{waiting}</span>
+        <span className="text-navy-800">Buyers waiting for their invitation</span>
+      </Link>
+      <Link to={paths.staffCatalog} className="hover:bg-navy-50 rounded-xl bg-white p-4 shadow-sm">
+        <span className="text-navy-900 block text-3xl font-bold">{unmatched}</span>
+        <span className="text-navy-800">Unmatched sales to map to a product</span>
+      </Link>
+    </section>
+  );
+}
+
+function money(period: DashboardPeriod, key: 'revenue_cents' | 'refunded_cents' | 'net_cents'): ReactNode {
+  if (period.currencies.length === 0) return '—';
+  return period.currencies.map((c) => (
+    <span key={c.currency} className="block">
+      {formatMoney(c[key], c.currency)}
+    </span>
+  ));
+}
+
+function PeriodTable({ periods }: { periods: DashboardPeriod[] }) {
+  return (
+    <ScrollTable
+      captionId="periods-caption"
+      caption="Sales, revenue, refunds and net per period"
+      columns={['Period', 'Sales', 'Revenue', 'Refunds', 'Refunded', 'Net']}
+      minWidthClassName="min-w-[40rem]"
+      className="mt-4"
+    >
+      {periods.map((period) => (
+        <tr key={period.days} className="border-t border-slate-200 align-top">
+          <th scope="row" className="py-2 pr-4 text-left font-semibold">
+            {periodLabel(period.days)}
+          </th>
+          <td className="py-2 pr-4">{period.sales}</td>
+          <td className="py-2 pr-4">{money(period, 'revenue_cents')}</td>
+          <td className="py-2 pr-4">{period.refunds}</td>
+          <td className="py-2 pr-4">{money(period, 'refunded_cents')}</td>
+          <td className="py-2 pr-4">{money(period, 'net_cents')}</td>
+        </tr>
+      ))}
+    </ScrollTable>
+  );
+}
+
+/** The chart's figures as a table, folded away: for screen readers, keyboards and exact counts. */
+function ChartTable({ rows }: { rows: ReturnType<typeof chartRows> }) {
+  const withSales = rows.filter((row) => tiers.some((tier) => row[tier] > 0));
+  return (
+    <details className="mt-4">
+      <summary className="text-navy-800 cursor-pointer underline underline-offset-2">
+        Sales per day as a table ({withSales.length} days with sales)
+      </summary>
+      <ScrollTable
+        captionId="chart-caption"
+        caption="Sales per day by product, days with sales"
+        columns={['Day', ...tiers.map((tier) => tierLabel(tier))]}
+        minWidthClassName="min-w-[36rem]"
+        className="mt-2"
+      >
+        {withSales.map((row) => (
+          <tr key={row.day} className="border-t border-slate-200">
+            <th scope="row" className="py-1 pr-4 text-left font-normal">
+              {row.day}
+            </th>
+            {tiers.map((tier) => (
+              <td key={tier} className="py-1 pr-4">
+                {row[tier]}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </ScrollTable>
+    </details>
+  );
+}

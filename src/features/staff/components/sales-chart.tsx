@@ -1,0 +1,37 @@
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { tierLabel, tiers } from '@/content/tiers';
+import type { chartRows } from '../lib/dashboard';
+
+/** Each tier's colour: the brand's navy and gold, told apart by lightness too. */
+const colours = { ebook: '#94a3b8', foundation: '#d4a017', accelerated: '#3b5b92', complete: '#13294b' } as const;
+
+/**
+ * Sales per day over 90 days, stacked by tier: an SVG chart (recharts), loaded only here. The
+ * same figures are in the table under it for screen readers and keyboards, so the picture is
+ * hidden from them and takes no focus (no accessibility layer).
+ */
+export default function SalesChart({ rows }: { rows: ReturnType<typeof chartRows> }) {
+  return (
+    <div className="h-72 w-full" aria-hidden="true">
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 8, left: 0 }} accessibilityLayer={false}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="day" tickFormatter={(day: string) => day.slice(5)} minTickGap={24} fontSize={12} />
+          <YAxis allowDecimals={false} width={32} fontSize={12} />
+          <Tooltip />
+          <Legend />
+          {tiers.map((tier) => (
+            <Bar
+              key={tier}
+              dataKey={tier}
+              name={tierLabel(tier)}
+              stackId="sales"
+              fill={colours[tier]}
+              isAnimationActive={false}
+            />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { z } from '@/config/zod-config';
+import type { tiers } from '@/content/tiers';
+
+/**
+ * public.staff_dashboard()'s answer (untyped jsonb, checked at the edge): the figures are
+ * computed in the database, in the owner's time zone; the page only shows them.
+ */
+const currencySchema = z.object({
+  currency: z.string(),
+  revenue_cents: z.number(),
+  refunded_cents: z.number(),
+  net_cents: z.number(),
+});
+
+const periodSchema = z.object({
+  days: z.number(),
+  since: z.string(),
+  sales: z.number(),
+  refunds: z.number(),
+  currencies: z.array(currencySchema),
+});
+export type DashboardPeriod = z.infer<typeof periodSchema>;
+
+const daySchema = z.object({
+  day: z.string(),
+  tiers: z.object({ ebook: z.number(), foundation: z.number(), accelerated: z.number(), complete: z.number() }),
+});
+
+const topFileSchema = z.object({ name: z.string(), downloads: z.number() });
+export type TopFile = z.infer<typeof topFileSchema>;
+
+const dashboardSchema = z.object({
+  time_zone: z.string(),
+  today: z.string(),
+  periods: z.array(periodSchema),
+  chart: z.array(daySchema),
+  waiting_invitations: z.number(),
+  unmatched_sales: z.number(),
+  /** Null until downloads are logged. */
+  top_files: z.array(topFileSchema).nullable(),
+});
+export type StaffDashboard = z.infer<typeof dashboardSchema>;
+
+export function parseDashboard(data: unknown): StaffDashboard {
+  return dashboardSchema.parse(data);
+}
+
+/** The chart's rows: one a day, a count per tier (0 where none sold). */
+export function chartRows(dashboard: StaffDashboard): ({ day: string } & Record<(typeof tiers)[number], number>)[] {
+  return dashboard.chart.map(({ day, tiers: counts }) => ({ day, ...counts }));
+}
+
+export function periodLabel(days: number): string {
+  return days === 1 ? 'Today' : `Last ${days} days`;
+}
