@@ -73,6 +73,39 @@ export type Database = {
         };
         Relationships: [];
       };
+      download_log: {
+        Row: {
+          downloaded_at: string;
+          file_name: string;
+          file_version: string | null;
+          id: number;
+          ip: unknown;
+          object_id: string;
+          user_agent: string | null;
+          user_id: string;
+        };
+        Insert: {
+          downloaded_at?: string;
+          file_name: string;
+          file_version?: string | null;
+          id?: never;
+          ip?: unknown;
+          object_id: string;
+          user_agent?: string | null;
+          user_id: string;
+        };
+        Update: {
+          downloaded_at?: string;
+          file_name?: string;
+          file_version?: string | null;
+          id?: never;
+          ip?: unknown;
+          object_id?: string;
+          user_agent?: string | null;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
       profiles: {
         Row: {
           avatar_url: string | null;
@@ -300,6 +333,7 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      authorize_download: { Args: { p_name: string; p_user: string }; Returns: Json };
       claim_due_invitations: {
         Args: { p_limit: number };
         Returns: {
@@ -353,6 +387,25 @@ export type Database = {
       };
       resource_path_tier: { Args: { name: string }; Returns: string };
       revoke_tier: { Args: { reason: string; target_user: string }; Returns: undefined };
+      staff_download_flags: {
+        Args: { p_max_ips: number; p_max_per_day: number };
+        Returns: {
+          addresses: number;
+          downloads: number;
+          email: string;
+          last_download_at: string;
+          user_id: string;
+        }[];
+      };
+      staff_download_totals: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          downloads: number;
+          file_name: string;
+          last_download_at: string;
+          members: number;
+        }[];
+      };
       staff_list_members: {
         Args: { page_offset?: number; page_size?: number; search?: string };
         Returns: {
