@@ -153,8 +153,10 @@ describe('a member deletes their account', () => {
         contentType: 'image/png',
       });
     expect(avatar.error).toBeNull();
-    // While the account lives, the same token signs the file (so the refusal below means something).
-    expect((await member.client.storage.from('resources').createSignedUrl(FILE, 60)).error).toBeNull();
+    // While the account lives, the same token lists the file (so the refusal below means something);
+    // members never sign paid files themselves (the download function does).
+    const listed = await member.client.storage.from('resources').list('ebook/erasure-test');
+    expect(listed.data?.map((entry) => entry.name)).toEqual(['guide.pdf']);
 
     const res = await call('delete', member.session.access_token, { body: { password: member.password } });
     expect(res.status).toBe(200);
@@ -198,6 +200,7 @@ describe('a member deletes their account', () => {
       expect(read.data, table).toEqual([]);
     }
     const oldStorage = old.storage;
+    expect((await oldStorage.from('resources').list('ebook/erasure-test')).data ?? []).toEqual([]);
     expect((await oldStorage.from('resources').createSignedUrl(FILE, 60)).error).not.toBeNull();
     expect((await oldStorage.from('resources').download(FILE)).error).not.toBeNull();
     const reupload = await oldStorage
