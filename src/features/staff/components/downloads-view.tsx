@@ -17,6 +17,8 @@ export function flagReasons(flag: Pick<DownloadFlag, 'downloads' | 'addresses'>,
   return reasons.join(', ');
 }
 
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** Loading, error with a retry, or the data: the same three states every staff read shows. */
 function Read<T>({ read, what, children }: { read: ReadState<T>; what: string; children: (data: T) => ReactNode }) {
   if (read.status === 'loading') {
@@ -36,7 +38,8 @@ function Read<T>({ read, what, children }: { read: ReadState<T>; what: string; c
 
 /**
  * /staff/members: members whose downloads look like sharing (past a limit in the last 24 hours),
- * for staff to judge (nothing is blocked), and how often each file was downloaded.
+ * for staff to judge (nothing is blocked), and how often each file was downloaded (a list: the
+ * page's one table is the member list).
  */
 export function DownloadsOverviewView({
   flags,
@@ -84,21 +87,20 @@ export function DownloadsOverviewView({
             rows.length === 0 ? (
               <p className="text-navy-800 text-sm">No downloads yet.</p>
             ) : (
-              <ScrollTable
-                captionId="download-totals-caption"
-                caption="Downloads per file"
-                columns={['File', 'Downloads', 'Members', 'Latest']}
-                minWidthClassName="min-w-[36rem]"
+              <ul
+                aria-label="Downloads per file"
+                className="divide-navy-100 border-navy-100 divide-y rounded-lg border"
               >
                 {rows.map((row) => (
-                  <tr key={row.fileName} className="border-navy-100 border-t">
-                    <td className="px-3 py-2 break-all">{row.fileName}</td>
-                    <td className="px-3 py-2">{row.downloads}</td>
-                    <td className="px-3 py-2">{row.members}</td>
-                    <td className="px-3 py-2">{formatDateTime(row.lastAt)}</td>
-                  </tr>
+                  <li key={row.fileName} className="p-3">
+                    <p className="text-navy-900 font-semibold break-all">{row.fileName}</p>
+                    <p className="text-navy-800 text-sm">
+                      {count(row.downloads, 'download')} by {count(row.members, 'member')} · latest{' '}
+                      {formatDateTime(row.lastAt)}
+                    </p>
+                  </li>
                 ))}
-              </ScrollTable>
+              </ul>
             )
           }
         </Read>
