@@ -78,7 +78,7 @@ describe('MemberDownloadsView', () => {
         ])}
       />,
     );
-    const table = screen.getByRole('table', { name: 'Downloads by reader@example.com' });
+    const table = screen.getByRole('table', { name: 'Files this member downloaded' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual([
       'ebook/ebook/yes-you-can.pdf',

@@ -116,9 +116,11 @@ export function MemberDownloadsView({ email, downloads }: { email: string; downl
       aria-labelledby="member-downloads-title"
       className="border-navy-100 rounded-xl border bg-white p-4 shadow-sm sm:p-6"
     >
-      <h2 id="member-downloads-title" className="text-navy-900 font-serif text-xl font-bold wrap-anywhere">
-        Downloads by {email}
+      {/* Named without the address: the member's own panel is the region named by it. */}
+      <h2 id="member-downloads-title" className="text-navy-900 font-serif text-xl font-bold">
+        Their downloads
       </h2>
+      <p className="text-navy-800 text-sm wrap-anywhere">What {email} downloaded, newest first.</p>
       <div className="mt-3">
         <Read read={downloads} what="the downloads">
           {(rows) =>
@@ -127,7 +129,7 @@ export function MemberDownloadsView({ email, downloads }: { email: string; downl
             ) : (
               <ScrollTable
                 captionId="member-downloads-caption"
-                caption={`Downloads by ${email}`}
+                caption="Files this member downloaded"
                 columns={['File', 'When', 'Address']}
                 minWidthClassName="min-w-[32rem]"
               >
