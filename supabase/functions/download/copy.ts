@@ -9,8 +9,6 @@ import { licenceLine, stamp, stampKind } from './stamp.ts';
 
 export type Authorized = { name: string; objectId: string; version: string; mimetype: string | null };
 
-export type Copy = { bucket: string; path: string; fileName: string };
-
 export const STAMPED_BUCKET = 'stamped-downloads';
 
 const CONTENT_TYPES = { pdf: 'application/pdf', epub: 'application/epub+zip' } as const;
@@ -20,15 +18,6 @@ const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 10
 
 export function stampedPath(userId: string, file: Authorized, ext: string): string {
   return `${userId}/${file.objectId}/${safe(file.version)}.${ext}`;
-}
-
-async function exists(admin: SupabaseClient, path: string): Promise<boolean> {
-  const slash = path.lastIndexOf('/');
-  const { data, error } = await admin.storage
-    .from(STAMPED_BUCKET)
-    .list(path.slice(0, slash), { search: path.slice(slash + 1), limit: 1 });
-  if (error) throw new Error(`list ${STAMPED_BUCKET}: ${error.message}`);
-  return data.some((entry) => entry.name === path.slice(slash + 1));
 }
 
 async function makeStamped(
@@ -48,15 +37,34 @@ async function makeStamped(
   if (error) throw new Error(`upload ${STAMPED_BUCKET}/${path}: ${error.message}`);
 }
 
-export async function deliverableCopy(
+/** A link to `path` in `bucket` living `seconds`, saved as `fileName`; null when there is no such object. */
+async function sign(admin: SupabaseClient, bucket: string, path: string, seconds: number, fileName: string) {
+  const { data, error } = await admin.storage.from(bucket).createSignedUrl(path, seconds, { download: fileName });
+  if (data?.signedUrl) return data.signedUrl;
+  // Storage answers a missing object with 400 and "Object not found" (the stand-in too).
+  if (error && /not.?found/i.test(error.message)) return null;
+  throw new Error(`sign ${bucket}/${path}: ${error?.message ?? 'no url'}`);
+}
+
+/**
+ * A signed link to the member's copy of the file: their stamped copy of this version (signed
+ * at once when it exists, so a second download costs one signing), made first when it does
+ * not; or, for what is not stamped, the file as uploaded.
+ */
+export async function signedCopy(
   ctx: { admin: SupabaseClient; now: () => Date },
   user: User,
   file: Authorized,
-): Promise<Copy> {
+  seconds: number,
+): Promise<string> {
   const fileName = file.name.slice(file.name.lastIndexOf('/') + 1);
   const kind = stampKind(file.name, file.mimetype);
-  if (!kind) return { bucket: 'resources', path: file.name, fileName };
-  const path = stampedPath(user.id, file, kind);
-  if (!(await exists(ctx.admin, path))) await makeStamped(ctx, user, file, kind, path);
-  return { bucket: STAMPED_BUCKET, path, fileName };
+  const [bucket, path] = kind ? [STAMPED_BUCKET, stampedPath(user.id, file, kind)] : ['resources', file.name];
+  const cached = await sign(ctx.admin, bucket, path, seconds, fileName);
+  if (cached) return cached;
+  if (!kind) throw new Error(`resources/${file.name} is gone`);
+  await makeStamped(ctx, user, file, kind, path);
+  const made = await sign(ctx.admin, bucket, path, seconds, fileName);
+  if (!made) throw new Error(`${bucket}/${path} is missing after stamping`);
+  return made;
 }

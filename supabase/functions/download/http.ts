@@ -6,6 +6,7 @@ export const CORS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Headers': 'authorization, x-client-info, apikey, content-type',
   'Access-Control-Allow-Methods': 'GET, OPTIONS',
+  'Access-Control-Expose-Headers': 'Server-Timing',
 };
 
 /** A link handed to one member for one download is never kept by a browser or a proxy. */
