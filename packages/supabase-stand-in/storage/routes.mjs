@@ -237,8 +237,9 @@ export function storageRoutes(ctx) {
   bucketAndUploadSignRoutes(app, ctx);
   readAndSignRoutes(app, ctx);
   objectRoutes(app, ctx);
+  // Fastify's own 404 for a route it does not have, not a storage error: the status is 404.
   app.all('*', () => {
-    throw storageError(404, 'not_found', 'Route not found');
+    throw new HttpError(404, { statusCode: '404', error: 'not_found', message: 'Route not found' });
   });
   app.onError((err, c) => {
     const e = asStorageError(err);

@@ -91,7 +91,7 @@ describe('avatars (public bucket)', () => {
     const gone = await fetch(
       foundation.storage.from('avatars').getPublicUrl(`${FOUNDATION_ID}/avatar.webp`).data.publicUrl,
     );
-    expect(gone.status).toBe(404);
+    expect(gone.status).toBe(400);
   });
 });
 
@@ -220,8 +220,8 @@ describe('resources (private bucket)', () => {
       expect(res.status, name).toBe(400);
     }
     const res = await fetch(`${server.url}/storage/v1/object/nope/x.pdf`, { headers });
-    expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ error: 'Bucket not found' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ statusCode: '404', error: 'Bucket not found' });
   });
 });
 
