@@ -3,6 +3,7 @@
 // deletes their own account; staff erase a member; nobody else can do either; and a deleted
 // member's unexpired access token reads and signs nothing while its refresh token fails.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +77,7 @@ type ExportFile = {
   profile: Record<string, unknown> | null;
   tier: { tier: string | null; source: string | null };
   purchases: Record<string, unknown>[];
+  downloads: Record<string, unknown>[];
 };
 
 describe('config', () => {
@@ -90,6 +92,21 @@ describe('export', () => {
   it('hands a member their own data as one uncached JSON file', async () => {
     const member = await buyer('export');
     const other = await buyer('export-other');
+    // A download each, as the download function logs them.
+    for (const [who, ip] of [
+      [member, '203.0.113.5'],
+      [other, '203.0.113.6'],
+    ] as const) {
+      const logged = await service.from('download_log').insert({
+        user_id: who.id,
+        object_id: randomUUID(),
+        file_name: FILE,
+        file_version: 'v1',
+        ip,
+        user_agent: 'test',
+      });
+      expect(logged.error).toBeNull();
+    }
     const res = await call('export', member.session.access_token, { method: 'GET' });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -104,6 +121,9 @@ describe('export', () => {
     expect(body.tier).toMatchObject({ tier: 'ebook', source: 'purchase' });
     expect(body.purchases).toEqual([
       expect.objectContaining({ order_id: member.order, product: 'ebook', amount_cents: 1999, status: 'paid' }),
+    ]);
+    expect(body.downloads).toEqual([
+      { file_name: FILE, file_version: 'v1', downloaded_at: expect.any(String), ip: '203.0.113.5', user_agent: 'test' },
     ]);
     expect(JSON.stringify(body)).not.toContain(other.email);
   });
