@@ -123,6 +123,8 @@ export default defineConfig(({ mode }) => {
           },
         },
         {
+          // A function's `npm:name@version` import is the package of that name in node_modules.
+          resolve: { alias: [{ find: /^npm:((?:@[^/@]+\/)?[^/@]+)@[^/]+$/, replacement: '$1' }] },
           test: {
             // The Edge Functions' plain modules, in Node (their Deno entries run in the local project).
             name: 'functions',

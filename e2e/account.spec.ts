@@ -68,8 +68,10 @@ test('a member downloads their data, deletes their account, and the old session 
     await other.goto('/resources');
     await expect(other.getByRole('heading', { level: 1, name: 'Subscriber Resources' })).toBeVisible();
 
-    // The old session signs the paid file while the account lives: the refusal later means something.
-    expect((await holding(session.access_token).storage.from('resources').createSignedUrl(file, 60)).error).toBeNull();
+    // The old session lists the paid file while the account lives: the refusal later means something.
+    const folder = file.slice(0, file.lastIndexOf('/'));
+    const listed = await holding(session.access_token).storage.from('resources').list(folder);
+    expect(listed.data?.map((entry) => `${folder}/${entry.name}`)).toContain(file);
 
     // Download my data.
     await page.getByRole('button', { name: 'Account menu' }).click();
@@ -119,6 +121,7 @@ test('a member downloads their data, deletes their account, and the old session 
       const read = await old.from(table).select('*');
       expect(read.data, table).toEqual([]);
     }
+    expect((await old.storage.from('resources').list(folder)).data ?? []).toEqual([]);
     expect((await old.storage.from('resources').createSignedUrl(file, 60)).error).not.toBeNull();
 
     // The purchase stays, unattached for good.

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { makePdf } from '../packages/supabase-stand-in/sample-files.mjs';
+import { pdfPageText } from '../supabase/functions/download/test-support';
 import { findResourceCard, resourceFolder } from '../src/content/resources';
 import { admin, anonClient, expect, expectAccessible, signInAs, test } from './fixtures';
 import { downloadLinkName } from './files';
 
+/** A one-page PDF that shows `text`, as staff would upload. */
 function pdf(text: string) {
-  return Buffer.from(`%PDF-1.4\n% ${text}\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`);
+  return Buffer.from(makePdf(text, [[text]]));
 }
 
 test('staff upload a file and a subscriber of that tier can download it', async ({ browser, page, makeUser }) => {
@@ -36,9 +40,12 @@ test('staff upload a file and a subscriber of that tier can download it', async 
   await readerPage.goto('/resources');
   const link = readerPage.getByRole('link', { name: downloadLinkName(name) });
   await expect(link).toBeVisible();
-  const served = await readerPage.request.get((await link.getAttribute('href'))!);
-  expect(served.status()).toBe(200);
-  expect(Buffer.compare(await served.body(), body)).toBe(0);
+  // The reader's copy: the uploaded PDF, stamped with them on its first page.
+  const [download] = await Promise.all([readerPage.waitForEvent('download'), link.click()]);
+  expect(await download.failure()).toBeNull();
+  const served = new Uint8Array(await readFile((await download.path())!));
+  expect(await pdfPageText(served, 0)).toContain(name);
+  expect(await pdfPageText(served, 0)).toContain(`Licensed to ${reader.email}`);
   await readerPage.close();
 
   await admin.storage.from('resources').remove([`${resourceFolder(card)}/${name}`]);

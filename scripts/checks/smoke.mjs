@@ -49,6 +49,7 @@ export const PUBLIC_PAGES = Object.freeze([
 export const MEMBER_TABLES = Object.freeze([
   'account_erasures',
   'buyer_invitations',
+  'download_log',
   'profiles',
   'purchases',
   'staff',

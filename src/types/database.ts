@@ -180,6 +180,39 @@ export type Database = {
           },
         ];
       };
+      download_log: {
+        Row: {
+          downloaded_at: string;
+          file_name: string;
+          file_version: string | null;
+          id: number;
+          ip: unknown;
+          object_id: string;
+          user_agent: string | null;
+          user_id: string;
+        };
+        Insert: {
+          downloaded_at?: string;
+          file_name: string;
+          file_version?: string | null;
+          id?: never;
+          ip?: unknown;
+          object_id: string;
+          user_agent?: string | null;
+          user_id: string;
+        };
+        Update: {
+          downloaded_at?: string;
+          file_name?: string;
+          file_version?: string | null;
+          id?: never;
+          ip?: unknown;
+          object_id?: string;
+          user_agent?: string | null;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
       owner_settings: {
         Row: {
           id: boolean;
@@ -478,6 +511,7 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      authorize_download: { Args: { p_name: string; p_user: string }; Returns: Json };
       claim_due_invitations: {
         Args: { p_limit: number };
         Returns: {
@@ -550,6 +584,25 @@ export type Database = {
       revoke_tier: { Args: { reason: string; target_user: string }; Returns: undefined };
       staff_catalog: { Args: Record<PropertyKey, never>; Returns: Json };
       staff_dashboard: { Args: Record<PropertyKey, never>; Returns: Json };
+      staff_download_flags: {
+        Args: { p_max_ips: number; p_max_per_day: number };
+        Returns: {
+          addresses: number;
+          downloads: number;
+          email: string;
+          last_download_at: string;
+          user_id: string;
+        }[];
+      };
+      staff_download_totals: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          downloads: number;
+          file_name: string;
+          last_download_at: string;
+          members: number;
+        }[];
+      };
       staff_list_members: {
         Args: { page_offset?: number; page_size?: number; search?: string };
         Returns: {

@@ -10,3 +10,11 @@ declare namespace Deno {
 declare module 'npm:@supabase/supabase-js@2.109.0' {
   export * from '@supabase/supabase-js';
 }
+
+declare module 'npm:pdf-lib@1.17.1' {
+  export * from 'pdf-lib';
+}
+
+declare module 'npm:fflate@0.8.3' {
+  export * from 'fflate';
+}

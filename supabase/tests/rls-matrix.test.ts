@@ -52,6 +52,8 @@ type Case = {
   verify?: { sql: string; params?: unknown[]; rows: Row[] };
   /** Refused cases that must fail with exactly this error code (not merely return nothing). */
   code?: string;
+  /** The storage.operation Storage sets for the route (default: an upload). */
+  operation?: string;
 };
 
 const cases: Case[] = [];
@@ -464,6 +466,8 @@ for (const actor of actors) {
   });
 
   // ---------------------------------------------------------------- resources bucket
+  // Members list their tier's folders; only staff download or sign (members download through
+  // the download function, which reads with the service role).
   const canRead = (tier: Tier) => isStaff || (myRank !== null && myRank >= tierRank(tier));
   for (const tier of tierList) {
     const file = resourceFile(tier);
@@ -473,16 +477,18 @@ for (const actor of actors) {
       claims,
       sql: readObject,
       params: ['resources', file],
-      allow: ok,
+      allow: isStaff,
       rows: [{ name: file, mimetype: 'application/pdf' }],
+      operation: 'storage.object.get_authenticated',
     });
     add({
       name: n('resources', 'sign', `${tier} file`),
       claims,
       sql: signObject,
       params: ['resources', file],
-      allow: ok,
+      allow: isStaff,
       rows: [{ signable: true, name: file }],
+      operation: 'storage.object.sign',
     });
     add({
       name: n('resources', 'list', `${tier}/sample/ folder`),
@@ -491,6 +497,7 @@ for (const actor of actors) {
       params: ['resources', `${tier}/sample/`],
       allow: ok,
       rows: [{ name: file }],
+      operation: 'storage.object.list',
     });
   }
   const readable = tierList
@@ -505,6 +512,7 @@ for (const actor of actors) {
     params: ['resources', ''],
     allow: readable.length > 0,
     rows: readable,
+    operation: 'storage.object.list',
   });
   const pdf = JSON.stringify(objectMetadata('application/pdf', 123_456));
   const epub = JSON.stringify(objectMetadata('application/epub+zip', 123_456));
@@ -631,6 +639,7 @@ describe('RLS matrix', () => {
         let verified: Row[] | undefined;
         const outcome = await attempt(db, c.claims, c.sql, c.params ?? [], {
           rollback: true,
+          ...(c.operation ? { operation: c.operation } : {}),
           ...(verify
             ? {
                 afterwards: async (tx) => {
@@ -645,7 +654,10 @@ describe('RLS matrix', () => {
         if (verify) expect(verified).toEqual(verify.rows);
       } else {
         const before = await snapshot(db);
-        const outcome = await attempt(db, c.claims, c.sql, c.params ?? [], { rollback: false });
+        const outcome = await attempt(db, c.claims, c.sql, c.params ?? [], {
+          rollback: false,
+          ...(c.operation ? { operation: c.operation } : {}),
+        });
         if (c.code) expect(outcome).toMatchObject({ ok: false, code: c.code });
         if (outcome.ok) {
           expect(outcome.rows).toEqual([]);

@@ -50,7 +50,15 @@ export async function jwtError(req) {
  */
 export function proxy(req, res, port, target) {
   return new Promise((resolve) => {
-    const headers = { ...req.headers, host: `127.0.0.1:${port}` };
+    // The platform's gateway tells a function who called: the client's address is appended to
+    // x-forwarded-for, as Kong does (its proxy_add_x_forwarded_for).
+    const client = (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+    const forwarded = [req.headers['x-forwarded-for'], client].filter(Boolean).join(', ');
+    const headers = {
+      ...req.headers,
+      host: `127.0.0.1:${port}`,
+      ...(forwarded ? { 'x-forwarded-for': forwarded } : {}),
+    };
     const upstream = httpRequest({ host: '127.0.0.1', port, method: req.method, path: target, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);

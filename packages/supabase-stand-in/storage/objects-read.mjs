@@ -11,6 +11,7 @@ import { JwtError, verifyJwt } from '../keys.mjs';
 import { asCaller, bucketOr404, OPERATIONS } from './context.mjs';
 import { notFound, storageError } from './errors.mjs';
 import { objectFile, validateKey } from './names.mjs';
+import { parseRange } from './range.mjs';
 
 /** @typedef {import('./context.mjs').StorageContext} StorageContext */
 /** @typedef {import('./context.mjs').ObjectRow} ObjectRow */
@@ -54,15 +55,23 @@ async function rowOr404(ctx, bucketId, name) {
 }
 
 /**
- * An object's bytes with storage-api's headers, streamed from disk (no body for HEAD).
+ * @typedef {{ expires?: string, range?: string | null }} DownloadOptions `expires`: a signed URL's
+ * expiry, sent as `Expires` instead of the object's `Cache-Control` (hosted Storage's signed route
+ * renders with `expires`, src/http/routes/object/getSignedObject.ts); `range`: the Range header.
+ */
+
+/**
+ * An object's bytes with storage-api's headers, streamed from disk (no body for HEAD): the
+ * whole object (200) or the range asked for (206, see range.mjs).
  * @param {StorageContext} ctx
  * @param {string} method  the request's method
  * @param {string} bucket
  * @param {ObjectRow} row
  * @param {URL} url
+ * @param {DownloadOptions} [options]
  * @returns {Promise<Response>}
  */
-export async function objectResponse(ctx, method, bucket, row, url) {
+export async function objectResponse(ctx, method, bucket, row, url, options = {}) {
   const file = objectFile(ctx.root, bucket, row.name);
   let info;
   try {
@@ -70,28 +79,51 @@ export async function objectResponse(ctx, method, bucket, row, url) {
   } catch {
     throw notFound();
   }
+  const range = options.range ? parseRange(options.range, info.size) : null;
+  const headers = downloadHeaders(row, info, url, options);
+  if (range) {
+    headers['Content-Range'] = `bytes ${range.fromByte}-${range.toByte}/${info.size}`;
+    headers['Content-Length'] = String(range.size);
+  }
+  const status = range ? 206 : 200;
+  if (method === 'HEAD') return new Response(null, { status, headers });
+  // Cancelling the web stream (the client went away) destroys the file stream.
+  const stream = /** @type {ReadableStream<Uint8Array>} */ (
+    /** @type {any} */ (ReadableStream).from(
+      createReadStream(file, range ? { start: range.fromByte, end: range.toByte } : {}),
+    )
+  );
+  return new Response(stream, { status, headers });
+}
+
+/**
+ * The headers of a whole object's download (storage-api's renderer, setHeaders).
+ * @param {ObjectRow} row
+ * @param {{ size: number, mtime: Date }} info
+ * @param {URL} url
+ * @param {DownloadOptions} options
+ * @returns {Record<string, string>}
+ */
+function downloadHeaders(row, info, url, options) {
   const meta = row.metadata ?? {};
   // Stored values are checked at upload, but objects written before that check (or by other
   // means) may hold something Node refuses as a header value: such a value falls back to the
   // default instead of throwing half-way through the answer.
   /** @type {Record<string, string>} */
   const headers = {
+    'Accept-Ranges': 'bytes',
     'Content-Type': headerValueOrNull(meta.mimetype) ?? 'application/octet-stream',
     'Content-Length': String(info.size),
-    'Cache-Control': headerValueOrNull(meta.cacheControl) ?? 'no-cache',
     ETag: headerValueOrNull(meta.eTag) ?? `"${row.id}"`,
     'Last-Modified': new Date(row.updated_at ?? info.mtime).toUTCString(),
   };
+  if (options.expires) headers.Expires = options.expires;
+  else headers['Cache-Control'] = headerValueOrNull(meta.cacheControl) ?? 'no-cache';
   if (url.searchParams.has('download')) {
     const wanted = url.searchParams.get('download') || path.posix.basename(row.name);
     headers['Content-Disposition'] = attachmentDisposition(wanted);
   }
-  if (method === 'HEAD') return new Response(null, { status: 200, headers });
-  // Cancelling the web stream (the client went away) destroys the file stream.
-  const stream = /** @type {ReadableStream<Uint8Array>} */ (
-    /** @type {any} */ (ReadableStream).from(createReadStream(file))
-  );
-  return new Response(stream, { status: 200, headers });
+  return headers;
 }
 
 /**
@@ -151,5 +183,6 @@ export async function signedObject(ctx, bucketId, name, token) {
   if (!isDownloadToken(payload)) throw storageError(400, 'InvalidSignature', 'Token is not scoped for download', '400');
   if (payload.url !== `${bucketId}/${name}`)
     throw storageError(400, 'InvalidSignature', 'The url do not match the signature', '400');
-  return rowOr404(ctx, bucketId, name);
+  const row = await rowOr404(ctx, bucketId, name);
+  return { row, expires: new Date(Number(payload.exp) * 1000).toUTCString() };
 }

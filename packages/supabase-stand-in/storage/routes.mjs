@@ -169,7 +169,8 @@ function bucketAndUploadSignRoutes(app, ctx) {
  */
 function readAndSignRoutes(app, ctx) {
   /** @type {(c: Ctx, bucketId: string, row: import('./context.mjs').ObjectRow) => Promise<Response>} */
-  const download = (c, bucketId, row) => objectResponse(ctx, c.req.method, bucketId, row, urlOf(c));
+  const download = (c, bucketId, row) =>
+    objectResponse(ctx, c.req.method, bucketId, row, urlOf(c), { range: c.req.header('range') });
   app.get('/object/public/*', async (c) => download(c, target(c, 2)[0], await publicObject(ctx, ...target(c, 2))));
   app.get('/object/authenticated/*', async (c) =>
     download(c, target(c, 2)[0], await callerObject(ctx, caller(c), ...target(c, 2))),
@@ -182,7 +183,12 @@ function readAndSignRoutes(app, ctx) {
   });
   app.get('/object/sign/*', async (c) => {
     const token = urlOf(c).searchParams.get('token');
-    return download(c, target(c, 2)[0], await signedObject(ctx, ...target(c, 2), token));
+    const [bucketId, name] = target(c, 2);
+    const signed = await signedObject(ctx, bucketId, name, token);
+    return objectResponse(ctx, c.req.method, bucketId, signed.row, urlOf(c), {
+      expires: signed.expires,
+      range: c.req.header('range'),
+    });
   });
   app.post('/object/sign/:bucket', async (c) => ok(await signMany(ctx, caller(c), target(c, 2)[0], readJson(c))));
   app.post('/object/sign/:bucket/*', async (c) => ok(await signOne(ctx, caller(c), ...target(c, 2), readJson(c))));
@@ -215,7 +221,8 @@ function objectRoutes(app, ctx) {
   );
   app.get('/object/:bucket/*', async (c) => {
     const [bucketId, name] = target(c, 1);
-    return objectResponse(ctx, c.req.method, bucketId, await callerObject(ctx, caller(c), bucketId, name), urlOf(c));
+    const row = await callerObject(ctx, caller(c), bucketId, name);
+    return objectResponse(ctx, c.req.method, bucketId, row, urlOf(c), { range: c.req.header('range') });
   });
   app.delete('/object/:bucket/*', async (c) => ok(await removeOne(ctx, caller(c), ...target(c, 1))));
 }
@@ -230,8 +237,9 @@ export function storageRoutes(ctx) {
   bucketAndUploadSignRoutes(app, ctx);
   readAndSignRoutes(app, ctx);
   objectRoutes(app, ctx);
+  // Fastify's own 404 for a route it does not have, not a storage error: the status is 404.
   app.all('*', () => {
-    throw storageError(404, 'not_found', 'Route not found');
+    throw new HttpError(404, { statusCode: '404', error: 'not_found', message: 'Route not found' });
   });
   app.onError((err, c) => {
     const e = asStorageError(err);

@@ -3,6 +3,7 @@
 // deletes their own account; staff erase a member; nobody else can do either; and a deleted
 // member's unexpired access token reads and signs nothing while its refresh token fails.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +77,7 @@ type ExportFile = {
   profile: Record<string, unknown> | null;
   tier: { tier: string | null; source: string | null };
   purchases: Record<string, unknown>[];
+  downloads: Record<string, unknown>[];
 };
 
 describe('config', () => {
@@ -90,6 +92,21 @@ describe('export', () => {
   it('hands a member their own data as one uncached JSON file', async () => {
     const member = await buyer('export');
     const other = await buyer('export-other');
+    // A download each, as the download function logs them.
+    for (const [who, ip] of [
+      [member, '203.0.113.5'],
+      [other, '203.0.113.6'],
+    ] as const) {
+      const logged = await service.from('download_log').insert({
+        user_id: who.id,
+        object_id: randomUUID(),
+        file_name: FILE,
+        file_version: 'v1',
+        ip,
+        user_agent: 'test',
+      });
+      expect(logged.error).toBeNull();
+    }
     const res = await call('export', member.session.access_token, { method: 'GET' });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -104,6 +121,9 @@ describe('export', () => {
     expect(body.tier).toMatchObject({ tier: 'ebook', source: 'purchase' });
     expect(body.purchases).toEqual([
       expect.objectContaining({ order_id: member.order, product: 'ebook', amount_cents: 1999, status: 'paid' }),
+    ]);
+    expect(body.downloads).toEqual([
+      { file_name: FILE, file_version: 'v1', downloaded_at: expect.any(String), ip: '203.0.113.5', user_agent: 'test' },
     ]);
     expect(JSON.stringify(body)).not.toContain(other.email);
   });
@@ -153,8 +173,10 @@ describe('a member deletes their account', () => {
         contentType: 'image/png',
       });
     expect(avatar.error).toBeNull();
-    // While the account lives, the same token signs the file (so the refusal below means something).
-    expect((await member.client.storage.from('resources').createSignedUrl(FILE, 60)).error).toBeNull();
+    // While the account lives, the same token lists the file (so the refusal below means something);
+    // members never sign paid files themselves (the download function does).
+    const listed = await member.client.storage.from('resources').list('ebook/erasure-test');
+    expect(listed.data?.map((entry) => entry.name)).toEqual(['guide.pdf']);
 
     const res = await call('delete', member.session.access_token, { body: { password: member.password } });
     expect(res.status).toBe(200);
@@ -198,6 +220,7 @@ describe('a member deletes their account', () => {
       expect(read.data, table).toEqual([]);
     }
     const oldStorage = old.storage;
+    expect((await oldStorage.from('resources').list('ebook/erasure-test')).data ?? []).toEqual([]);
     expect((await oldStorage.from('resources').createSignedUrl(FILE, 60)).error).not.toBeNull();
     expect((await oldStorage.from('resources').download(FILE)).error).not.toBeNull();
     const reupload = await oldStorage

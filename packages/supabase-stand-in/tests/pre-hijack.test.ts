@@ -130,11 +130,15 @@ async function expectOwnerHoldsFiles(email: string) {
   expect(purchases.data).toEqual([{ email, tier: 'foundation', status: 'paid' }]);
   const files = await client.storage.from('resources').list('foundation/affirmation-cards');
   expect(files.data?.map((f) => f.name)).toEqual(['affirmation-cards.pdf']);
-  const signed = await client.storage
-    .from('resources')
-    .createSignedUrl('foundation/affirmation-cards/affirmation-cards.pdf', 60);
-  expect(signed.error).toBeNull();
-  expect((await fetch(signed.data!.signedUrl)).status).toBe(200);
+  // Paid files leave through the download function, with the owner's session.
+  const token = (await client.auth.getSession()).data.session?.access_token;
+  const path = encodeURIComponent('foundation/affirmation-cards/affirmation-cards.pdf');
+  const answer = await fetch(`${server.url}/functions/v1/download?path=${path}`, {
+    headers: { apikey: ANON_KEY, Authorization: `Bearer ${token}`, Accept: 'application/json' },
+  });
+  expect(answer.status).toBe(200);
+  const { url } = (await answer.json()) as { url: string };
+  expect((await fetch(url)).status).toBe(200);
 }
 
 describe('pre-hijacked accounts, attacked through the public API', () => {

@@ -90,7 +90,7 @@ describe('signed upload URLs', () => {
     expect(signed.status).toBe(200);
     expect(signed.body.url).toBe(`/object/upload/sign/avatars/${path}?token=${signed.body.token}`);
     // Signing wrote nothing.
-    expect(await publicStatus(path)).toBe(404);
+    expect(await publicStatus(path)).toBe(400);
 
     const uploaded = await anonClient(server.url)
       .storage.from('avatars')
@@ -111,7 +111,8 @@ describe('signed upload URLs', () => {
       headers: { 'content-type': 'image/png' },
       body: PNG,
     });
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ statusCode: '409' });
   });
 
   it('takes a bare PUT (no key, no session): the token is the credential', async () => {
@@ -138,10 +139,10 @@ describe('signed upload URLs', () => {
   it('refuses at signing another user’s avatar path and a paid-files path', async () => {
     const { client } = await freshUser();
     const other = await sign(client, 'avatars', `${FOUNDATION_ID}/avatar.png`, 'image/png');
-    expect(other).toMatchObject({ status: 403, body: { statusCode: '403' } });
+    expect(other).toMatchObject({ status: 400, body: { statusCode: '403' } });
     expect(other.body.token).toBeUndefined();
     const paid = await sign(ebook, 'resources', 'ebook/ebook/planted.pdf', 'application/pdf');
-    expect(paid).toMatchObject({ status: 403, body: { statusCode: '403' } });
+    expect(paid).toMatchObject({ status: 400, body: { statusCode: '403' } });
     const paidViaJs = await ebook.storage.from('resources').createSignedUploadUrl('ebook/ebook/planted.pdf');
     expect(paidViaJs.error).toMatchObject({ statusCode: '403' });
   });
@@ -183,8 +184,8 @@ describe('signed upload URLs', () => {
     expect(wrongScope.status).toBe(400);
     expect(await wrongScope.json()).toMatchObject({ error: 'InvalidSignature' });
 
-    expect(await publicStatus(path)).toBe(404);
-    expect(await publicStatus(`${FOUNDATION_ID}/avatar.png`)).toBe(404);
+    expect(await publicStatus(path)).toBe(400);
+    expect(await publicStatus(`${FOUNDATION_ID}/avatar.png`)).toBe(400);
 
     // And an upload token does not download.
     const asDownload = await fetch(`${server.url}/storage/v1/object/sign/avatars/${path}?token=${token}`);
@@ -204,6 +205,6 @@ describe('signed upload URLs', () => {
     expect(big.error).toMatchObject({ statusCode: '413' });
     const text = await avatars.uploadToSignedUrl(path, signed.body.token!, new Blob(['hello'], { type: 'text/plain' }));
     expect(text.error).toMatchObject({ statusCode: '415' });
-    expect(await publicStatus(path)).toBe(404);
+    expect(await publicStatus(path)).toBe(400);
   });
 });

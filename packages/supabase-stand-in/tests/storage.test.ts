@@ -91,7 +91,7 @@ describe('avatars (public bucket)', () => {
     const gone = await fetch(
       foundation.storage.from('avatars').getPublicUrl(`${FOUNDATION_ID}/avatar.webp`).data.publicUrl,
     );
-    expect(gone.status).toBe(404);
+    expect(gone.status).toBe(400);
   });
 });
 
@@ -134,8 +134,12 @@ describe('resources (private bucket)', () => {
     expect((await ebook.storage.from('resources').list('ebook/ebook')).data).toHaveLength(3);
   });
 
-  it('signs URLs for what the tier unlocks; a forged path or signature is refused', async () => {
-    const signed = await foundation.storage
+  it('signs URLs for staff only (members download through the function); a forged path or signature is refused', async () => {
+    const own = await foundation.storage
+      .from('resources')
+      .createSignedUrl('foundation/worksheets/book-planning-worksheet.pdf', 60, { download: true });
+    expect(own.error).toMatchObject({ statusCode: '404' });
+    const signed = await staff.storage
       .from('resources')
       .createSignedUrl('foundation/worksheets/book-planning-worksheet.pdf', 60, { download: true });
     expect(signed.error).toBeNull();
@@ -156,7 +160,7 @@ describe('resources (private bucket)', () => {
     const direct = await ebook.storage.from('resources').download('foundation/worksheets/book-planning-worksheet.pdf');
     expect(direct.error).not.toBeNull();
     // A signature for the ebook file does not open the foundation file.
-    const mine = await ebook.storage.from('resources').createSignedUrl('ebook/ebook/yes-you-can.pdf', 60);
+    const mine = await staff.storage.from('resources').createSignedUrl('ebook/ebook/yes-you-can.pdf', 60);
     const forged = mine.data!.signedUrl.replace(
       'ebook/ebook/yes-you-can.pdf',
       'foundation/worksheets/book-planning-worksheet.pdf',
@@ -173,10 +177,14 @@ describe('resources (private bucket)', () => {
       400,
     );
 
-    const batch = await foundation.storage
+    const batch = await staff.storage
       .from('resources')
       .createSignedUrls(['ebook/ebook/yes-you-can.pdf', 'complete/publishing-roadmap/x.pdf'], 60);
     expect(batch.data?.map((b) => Boolean(b.signedUrl))).toEqual([true, false]);
+    const members = await foundation.storage
+      .from('resources')
+      .createSignedUrls(['ebook/ebook/yes-you-can.pdf', 'foundation/worksheets/book-planning-worksheet.pdf'], 60);
+    expect(members.data?.map((b) => Boolean(b.signedUrl))).toEqual([false, false]);
   });
 
   it('only staff upload (to a well-formed path) and remove', async () => {
@@ -212,8 +220,8 @@ describe('resources (private bucket)', () => {
       expect(res.status, name).toBe(400);
     }
     const res = await fetch(`${server.url}/storage/v1/object/nope/x.pdf`, { headers });
-    expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ error: 'Bucket not found' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ statusCode: '404', error: 'Bucket not found' });
   });
 });
 
@@ -255,7 +263,7 @@ describe('the gateway in front of storage', () => {
     const pub = await fetch(ebook.storage.from('avatars').getPublicUrl(path).data.publicUrl);
     expect(pub.status).toBe(200);
     expect(Buffer.from(await pub.arrayBuffer()).equals(PNG)).toBe(true);
-    const signed = await ebook.storage.from('resources').createSignedUrl('ebook/ebook/yes-you-can.pdf', 60);
+    const signed = await staff.storage.from('resources').createSignedUrl('ebook/ebook/yes-you-can.pdf', 60);
     const viaSignature = await fetch(signed.data!.signedUrl);
     expect(viaSignature.status).toBe(200);
     expect(

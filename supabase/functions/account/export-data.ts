@@ -6,7 +6,7 @@ export async function exportData(ctx: AccountContext, req: Request): Promise<Res
   const { user, client } = await caller(ctx, req);
   // Every read carries the member's own token: row level security decides, and the filters
   // on their id keep a staff member's export to their own rows too.
-  const [profile, tier, purchases] = await Promise.all([
+  const [profile, tier, purchases, downloads] = await Promise.all([
     client.from('profiles').select('display_name, avatar_url, created_at, updated_at').eq('id', user.id).maybeSingle(),
     client.from('user_tiers').select('tier, updated_at').eq('user_id', user.id).maybeSingle(),
     client
@@ -14,8 +14,13 @@ export async function exportData(ctx: AccountContext, req: Request): Promise<Res
       .select('provider, order_id, product, tier, amount_cents, currency, status, email, created_at, refunded_at')
       .eq('user_id', user.id)
       .order('created_at', { ascending: true }),
+    client
+      .from('download_log')
+      .select('file_name, file_version, downloaded_at, ip, user_agent')
+      .eq('user_id', user.id)
+      .order('downloaded_at', { ascending: true }),
   ]);
-  for (const read of [profile, tier, purchases]) {
+  for (const read of [profile, tier, purchases, downloads]) {
     if (read.error) throw new Error(`export read failed: ${read.error.message}`);
   }
   const held = (tier.data?.tier as string | null | undefined) ?? null;
@@ -37,6 +42,8 @@ export async function exportData(ctx: AccountContext, req: Request): Promise<Res
       since: tier.data?.updated_at ?? null,
     },
     purchases: purchases.data ?? [],
+    // Every paid file downloaded, with the address and browser it was logged with.
+    downloads: downloads.data ?? [],
   };
   const day = ctx.now().toISOString().slice(0, 10);
   return json(200, body, { 'Content-Disposition': `attachment; filename="yes-you-can-my-data-${day}.json"` });

@@ -60,7 +60,9 @@ select throws_ok($$ insert into public.profiles (id, user_id) values ('00000000-
 select results_eq($$ update public.profiles set display_name = 'Eve' returning display_name $$, $$ values ('Eve') $$, 'own display name can be updated');
 select is_empty($$ update public.profiles set display_name = 'x' where user_id = '00000000-0000-4000-8000-000000000002' returning 1 $$, 'another user profile is untouched');
 select ok(not public.is_staff(), 'ebook user is not staff');
+select set_config('storage.operation', 'storage.object.list', true);
 select results_eq($$ select name from storage.objects where bucket_id = 'resources' $$, $$ values ('ebook/sample/ebook-guide.pdf') $$, 'ebook user sees only ebook resources');
+select set_config('storage.operation', 'storage.object.upload', true);
 select throws_ok($$ insert into storage.objects (bucket_id, name, metadata) values ('resources', 'ebook/sample/mine.pdf', '{"mimetype": "application/pdf"}') $$,
   '42501', null, 'non-staff cannot upload resources');
 select lives_ok($$ insert into storage.objects (bucket_id, name, owner, metadata) values ('avatars', '00000000-0000-4000-8000-000000000001/avatar.png', '00000000-0000-4000-8000-000000000001', '{"mimetype": "image/png", "size": 100}') $$,

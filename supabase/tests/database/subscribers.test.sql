@@ -29,7 +29,9 @@ select results_eq($$ select user_id::text, tier::text from public.user_tiers $$,
 select results_eq($$ select id::text, display_name from public.profiles $$, $$ values ('00000000-0000-4000-8000-000000000001', 'Eve Ebook') $$, 'ebook: reads only their own profile');
 select is(public.current_tier_rank(), 0, 'ebook: current_tier_rank()');
 select is(public.is_staff(), false, 'ebook: is not staff');
+select set_config('storage.operation', 'storage.object.list', true);
 select results_eq($$ select name from storage.objects where bucket_id = 'resources' order by name $$, $$ values ('ebook/sample/ebook-guide.pdf') $$, 'ebook: sees the resources of their tier and below');
+select set_config('storage.operation', 'storage.object.upload', true);
 select results_eq($$ select order_id from public.purchases $$, $$ values ('ord_pgtap_1') $$, 'ebook: reads only their own purchase');
 select is_empty($$ select id from public.tier_grants $$, 'ebook: reads no staff grant, not even their own');
 select throws_ok('select * from public.staff', '42501', 'permission denied for table staff', 'ebook: cannot read staff');
@@ -61,7 +63,9 @@ select results_eq($$ select user_id::text, tier::text from public.user_tiers $$,
 select results_eq($$ select id::text, display_name from public.profiles $$, $$ values ('00000000-0000-4000-8000-000000000002', 'Fran Foundation') $$, 'foundation: reads only their own profile');
 select is(public.current_tier_rank(), 1, 'foundation: current_tier_rank()');
 select is(public.is_staff(), false, 'foundation: is not staff');
+select set_config('storage.operation', 'storage.object.list', true);
 select results_eq($$ select name from storage.objects where bucket_id = 'resources' order by name $$, $$ values ('ebook/sample/ebook-guide.pdf'), ('foundation/sample/foundation-guide.pdf') $$, 'foundation: sees the resources of their tier and below');
+select set_config('storage.operation', 'storage.object.upload', true);
 select is_empty($$ select order_id from public.purchases $$, 'foundation: reads no purchase of anyone else');
 select is_empty($$ select id from public.tier_grants $$, 'foundation: reads no staff grant, not even their own');
 select throws_ok('select * from public.staff', '42501', 'permission denied for table staff', 'foundation: cannot read staff');
@@ -93,7 +97,9 @@ select results_eq($$ select user_id::text, tier::text from public.user_tiers $$,
 select results_eq($$ select id::text, display_name from public.profiles $$, $$ values ('00000000-0000-4000-8000-000000000003', 'Alex Accelerated') $$, 'accelerated: reads only their own profile');
 select is(public.current_tier_rank(), 2, 'accelerated: current_tier_rank()');
 select is(public.is_staff(), false, 'accelerated: is not staff');
+select set_config('storage.operation', 'storage.object.list', true);
 select results_eq($$ select name from storage.objects where bucket_id = 'resources' order by name $$, $$ values ('accelerated/sample/accelerated-guide.pdf'), ('ebook/sample/ebook-guide.pdf'), ('foundation/sample/foundation-guide.pdf') $$, 'accelerated: sees the resources of their tier and below');
+select set_config('storage.operation', 'storage.object.upload', true);
 select is_empty($$ select order_id from public.purchases $$, 'accelerated: reads no purchase of anyone else');
 select is_empty($$ select id from public.tier_grants $$, 'accelerated: reads no staff grant, not even their own');
 select throws_ok('select * from public.staff', '42501', 'permission denied for table staff', 'accelerated: cannot read staff');
@@ -125,7 +131,9 @@ select results_eq($$ select user_id::text, tier::text from public.user_tiers $$,
 select results_eq($$ select id::text, display_name from public.profiles $$, $$ values ('00000000-0000-4000-8000-000000000004', 'Casey Complete') $$, 'complete: reads only their own profile');
 select is(public.current_tier_rank(), 3, 'complete: current_tier_rank()');
 select is(public.is_staff(), false, 'complete: is not staff');
+select set_config('storage.operation', 'storage.object.list', true);
 select results_eq($$ select name from storage.objects where bucket_id = 'resources' order by name $$, $$ values ('accelerated/sample/accelerated-guide.pdf'), ('complete/sample/complete-guide.pdf'), ('ebook/sample/ebook-guide.pdf'), ('foundation/sample/foundation-guide.pdf') $$, 'complete: sees the resources of their tier and below');
+select set_config('storage.operation', 'storage.object.upload', true);
 select is_empty($$ select order_id from public.purchases $$, 'complete: reads no purchase of anyone else');
 select is_empty($$ select id from public.tier_grants $$, 'complete: reads no staff grant, not even their own');
 select throws_ok('select * from public.staff', '42501', 'permission denied for table staff', 'complete: cannot read staff');

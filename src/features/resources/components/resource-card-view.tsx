@@ -11,12 +11,12 @@ import { tierLabel, type Tier } from '@/content/tiers';
 import { PurchaseLink } from '@/features/purchase';
 import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/error-message';
-import { fileDetails, linkIsFresh, type CardView, type FilesState, type ResourceFile } from '../lib/resource-files';
+import { fileDetails, type CardView, type FilesState, type ResourceFile } from '../lib/resource-files';
 
 /**
- * Starts a download from a freshly signed URL. The URL answers with Content-Disposition:
- * attachment, so the browser saves the file and this page stays; no new window is opened
- * after the await, which a popup blocker would stop.
+ * Starts a download from the link the download function just signed. It answers with
+ * Content-Disposition: attachment, so the browser saves the file and this page stays; no new
+ * window is opened after the await, which a popup blocker would stop.
  */
 export function downloadInPlace(url: string) {
   window.location.assign(url);
@@ -37,7 +37,7 @@ export function ResourceCardView({
   card: ResourceCard;
   view: CardView;
   files?: FilesState;
-  /** Follows a link signed again on click (default: `downloadInPlace`). */
+  /** Follows the link prepared on click (default: `downloadInPlace`). */
   onFollowDownload?: (url: string) => void;
 }) {
   const titleId = useId();
@@ -161,9 +161,10 @@ function RefreshFailed({ files }: { files: Extract<FilesState, { status: 'ready'
 }
 
 /**
- * One real link per file (new tab, as a download). A link is followed as it is while its
- * signed URL is fresh; a stale one (the tab slept past the expiry) is signed again first,
- * so a click never lands on an expired link.
+ * One real link per file, to the download function. A click asks the function with the
+ * member's session (a plain navigation would carry none): it checks the tier, stamps the
+ * member's copy, logs the download and answers with a short-lived link, which is followed.
+ * Stamping a large book the first time takes a moment, so the page says so meanwhile.
  */
 function DownloadList({
   files,
@@ -172,19 +173,18 @@ function DownloadList({
   files: Extract<FilesState, { status: 'ready' }>;
   onFollowDownload: (url: string) => void;
 }) {
-  const [renewing, setRenewing] = useState<ResourceFile | null>(null);
+  const [preparing, setPreparing] = useState<ResourceFile | null>(null);
 
   function handleClick(event: MouseEvent<HTMLAnchorElement>, file: ResourceFile) {
-    if (linkIsFresh(file)) return; // the browser follows the link
     event.preventDefault();
-    if (renewing !== null) return; // one is being prepared already
-    setRenewing(file);
+    if (preparing !== null) return; // one is being prepared already
+    setPreparing(file);
     files
-      .renew(file.name)
+      .prepare(file.name)
       .then(onFollowDownload, (error: unknown) => {
         toast.error('Download failed', { description: errorMessage(error) });
       })
-      .finally(() => setRenewing(null));
+      .finally(() => setPreparing(null));
   }
 
   return (
@@ -200,12 +200,12 @@ function DownloadList({
                 rel="noopener noreferrer"
                 download={file.name}
                 aria-label={`Download ${file.title} (${details})`}
-                aria-busy={renewing?.name === file.name || undefined}
+                aria-busy={preparing?.name === file.name || undefined}
                 onClick={(event) => handleClick(event, file)}
                 className="border-navy-100 text-navy-900 hover:bg-navy-50 focus-visible:outline-gold-500 flex items-start gap-3 rounded-lg border bg-white px-3 py-2 focus-visible:outline-2 focus-visible:outline-offset-2"
               >
                 <span className="bg-navy-800 mt-0.5 rounded-md p-1.5 text-white">
-                  <DownloadIcon />
+                  {preparing?.name === file.name ? <BusyIcon /> : <DownloadIcon />}
                 </span>
                 {/* min-w-0 lets the text wrap inside the flex row; words wrap whole (a word too
                     long for the line is the only one allowed to break). */}
@@ -221,9 +221,24 @@ function DownloadList({
         })}
       </ul>
       <p role="status" aria-live="polite" className="text-navy-800 text-sm">
-        {renewing !== null ? `Preparing ${renewing.title}...` : ''}
+        {preparing !== null ? `Preparing your copy of ${preparing.title}…` : ''}
       </p>
     </>
+  );
+}
+
+function BusyIcon() {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="size-4 shrink-0 animate-spin"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+    >
+      <path d="M12 3a9 9 0 1 0 9 9" />
+    </svg>
   );
 }
 

@@ -9,7 +9,7 @@ import { useTierRealtime, useUserTier } from '@/features/tiers';
 import { useAuth } from '@/lib/auth-provider';
 import { errorMessage } from '@/lib/error-message';
 import { useSessionRevalidation } from '@/lib/use-session-revalidation';
-import { useRenewResourceLink, useResourceFiles } from '../api/list-resource-files';
+import { usePrepareDownload, useResourceFiles } from '../api/list-resource-files';
 import type { FilesState } from '../lib/resource-files';
 import { isFirstSignIn } from '../lib/welcome';
 import { ResourcesView } from './resources-view';
@@ -79,7 +79,7 @@ function SignedInResources({
   // Locked cards never ask for their folder; until the tier is known, nothing is asked.
   const unlocked = tier.status === 'ready' ? resourceCards.filter((card) => isUnlocked(tier.data, card.tier)) : [];
   const results = useResourceFiles(unlocked, userId);
-  const renewLink = useRenewResourceLink(userId);
+  const prepareDownload = usePrepareDownload(userId);
 
   if (tier.status === 'loading') {
     return (
@@ -101,8 +101,8 @@ function SignedInResources({
       files[card.slug] = {
         status: 'ready',
         files: result.data,
-        renew: (name) => renewLink(card, name),
-        // A failed refresh keeps the last good links (react-query keeps the data).
+        prepare: (name) => prepareDownload(card, name),
+        // A failed refresh keeps the last good list (react-query keeps the data).
         refreshFailed: result.isError ? { retry, retrying: result.isFetching } : undefined,
       };
   });

@@ -13,8 +13,6 @@ afterEach(() => {
   toast.dismiss();
 });
 
-const inTenMinutes = () => Date.now() + 10 * 60_000;
-
 const mimetypes: Record<string, string> = { pdf: 'application/pdf', epub: 'application/epub+zip', mp3: 'audio/mpeg' };
 
 /** A file as the listing describes it: 1,500 bytes, the content type of its extension. */
@@ -25,10 +23,9 @@ const ready = (...names: string[]): FilesState => ({
   status: 'ready',
   files: names.map((name) => ({
     ...listed(name),
-    url: `https://storage.test/sign/${name}?token=t`,
-    expiresAt: inTenMinutes(),
+    url: `https://project.test/functions/v1/download?path=ebook%2Febook%2F${name}`,
   })),
-  renew: () => Promise.reject(new Error('a fresh link is never signed again')),
+  prepare: () => Promise.reject(new Error('not asked in this test')),
 });
 
 /** A tier read that succeeded: a tier, or none (null). */
@@ -141,7 +138,10 @@ describe('ResourcesView', () => {
     // Seen: the title, then its type and size.
     expect(links[2]).toHaveTextContent('Quick start guide PDF, 1.5 KB');
     const pdf = ebook.getByRole('link', { name: 'Download Yes you can (PDF, 1.5 KB)' });
-    expect(pdf).toHaveAttribute('href', 'https://storage.test/sign/yes-you-can.pdf?token=t');
+    expect(pdf).toHaveAttribute(
+      'href',
+      'https://project.test/functions/v1/download?path=ebook%2Febook%2Fyes-you-can.pdf',
+    );
     expect(pdf).toHaveAttribute('target', '_blank');
     expect(pdf).toHaveAttribute('rel', 'noopener noreferrer');
     expect(pdf).toHaveAttribute('download', 'yes-you-can.pdf');
@@ -306,18 +306,17 @@ describe('ResourcesView', () => {
       return { promise, resolve, reject };
     }
 
-    /** One ebook file whose link expires at `expiresAt`, with a renew the test controls. */
-    function setupLink(expiresAt: number) {
-      const renewals: string[] = [];
+    /** One ebook file, with a download function the test answers. */
+    function setupLink() {
+      const asked: string[] = [];
       const followed: string[] = [];
       let pending = deferred();
+      const href = 'https://project.test/functions/v1/download?path=ebook%2Febook%2Fyes-you-can.pdf';
       const files: FilesState = {
         status: 'ready',
-        files: [
-          { ...listed('yes-you-can.pdf'), url: 'https://storage.test/sign/yes-you-can.pdf?token=old', expiresAt },
-        ],
-        renew: (name) => {
-          renewals.push(name);
+        files: [{ ...listed('yes-you-can.pdf'), url: href }],
+        prepare: (name) => {
+          asked.push(name);
           return pending.promise;
         },
       };
@@ -339,7 +338,8 @@ describe('ResourcesView', () => {
       return {
         user,
         link,
-        renewals,
+        href,
+        asked,
         followed,
         defaults,
         pending: () => pending,
@@ -347,53 +347,41 @@ describe('ResourcesView', () => {
       };
     }
 
-    it('lets the browser follow a fresh link as it is', async () => {
-      const { user, link, renewals, followed, defaults } = setupLink(inTenMinutes());
-      expect(link).toHaveAttribute('href', 'https://storage.test/sign/yes-you-can.pdf?token=old');
-      await user.click(link);
-      expect(defaults).toEqual([true]);
-      expect(renewals).toEqual([]);
-      expect(followed).toEqual([]);
-    });
-
-    it('signs a stale link again before following it, once however often it is clicked', async () => {
-      // Signed eleven minutes ago: the refresh timer slept with the tab.
-      const { user, link, renewals, followed, defaults, pending } = setupLink(Date.now() - 60_000);
+    it('asks for the member’s copy, says it is being prepared, then follows the link, once however often clicked', async () => {
+      const { user, link, href, asked, followed, defaults, pending } = setupLink();
+      expect(link).toHaveAttribute('href', href);
       await user.click(link);
       expect(defaults).toEqual([false]);
-      expect(renewals).toEqual(['yes-you-can.pdf']);
+      expect(asked).toEqual(['yes-you-can.pdf']);
       expect(link).toHaveAttribute('aria-busy', 'true');
-      expect(within(card('Yes, You Can! eBook')).getByRole('status')).toHaveTextContent('Preparing Yes you can...');
+      expect(within(card('Yes, You Can! eBook')).getByRole('status')).toHaveTextContent(
+        'Preparing your copy of Yes you can…',
+      );
 
       await user.click(link);
       expect(defaults).toEqual([false, false]);
-      expect(renewals).toEqual(['yes-you-can.pdf']);
+      expect(asked).toEqual(['yes-you-can.pdf']);
 
-      pending().resolve('https://storage.test/sign/yes-you-can.pdf?token=new');
-      await waitFor(() => expect(followed).toEqual(['https://storage.test/sign/yes-you-can.pdf?token=new']));
+      pending().resolve('https://project.test/storage/v1/object/sign/stamped-downloads/copy.pdf?token=t');
+      await waitFor(() =>
+        expect(followed).toEqual(['https://project.test/storage/v1/object/sign/stamped-downloads/copy.pdf?token=t']),
+      );
       expect(link).not.toHaveAttribute('aria-busy');
       expect(within(card('Yes, You Can! eBook')).getByRole('status')).toHaveTextContent('');
     });
 
-    it('also signs again a link about to expire', async () => {
-      const { user, link, renewals, defaults } = setupLink(Date.now() + 30_000);
+    it('says why when the copy is refused, follows nothing, and lets the member try again', async () => {
+      const { user, link, asked, followed, pending, reset } = setupLink();
       await user.click(link);
-      expect(defaults).toEqual([false]);
-      expect(renewals).toEqual(['yes-you-can.pdf']);
-    });
-
-    it('says so when the link cannot be signed again, and lets the user retry', async () => {
-      const { user, link, renewals, followed, pending, reset } = setupLink(Date.now() - 60_000);
-      await user.click(link);
-      pending().reject(new Error('Failed to fetch'));
+      pending().reject(new Error('That file is not in your library.'));
       expect(await screen.findByText('Download failed')).toBeInTheDocument();
-      expect(screen.getByText('Failed to fetch')).toBeInTheDocument();
+      expect(screen.getByText('That file is not in your library.')).toBeInTheDocument();
       expect(followed).toEqual([]);
 
       reset();
       await waitFor(() => expect(link).not.toHaveAttribute('aria-busy'));
       await user.click(link);
-      expect(renewals).toEqual(['yes-you-can.pdf', 'yes-you-can.pdf']);
+      expect(asked).toEqual(['yes-you-can.pdf', 'yes-you-can.pdf']);
     });
   });
 });

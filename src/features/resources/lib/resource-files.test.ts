@@ -9,9 +9,6 @@ import {
   fileDetails,
   fileType,
   formatFileSize,
-  LINK_MARGIN_MS,
-  linkExpiry,
-  linkIsFresh,
   showsReadyForMore,
   titleFromName,
   type FilesState,
@@ -25,30 +22,8 @@ const ready = (names: string[]): FilesState => ({
     type: 'PDF',
     size: null,
     url: `u/${name}`,
-    expiresAt: Number.MAX_SAFE_INTEGER,
   })),
-  renew: async (name) => `u/${name}?renewed`,
-});
-
-describe('signed link expiry', () => {
-  const signedAt = Date.UTC(2026, 0, 1, 12, 0, 0);
-  const expiresAt = linkExpiry(signedAt, 600);
-
-  it('expires the signed lifetime after signing', () => {
-    expect(expiresAt - signedAt).toBe(600_000);
-  });
-
-  it('is followed as it is until a margin before expiry', () => {
-    expect(linkIsFresh({ expiresAt }, signedAt)).toBe(true);
-    expect(linkIsFresh({ expiresAt }, expiresAt - LINK_MARGIN_MS - 1)).toBe(true);
-  });
-
-  it('is signed again from the margin on, and of course once expired', () => {
-    expect(linkIsFresh({ expiresAt }, expiresAt - LINK_MARGIN_MS)).toBe(false);
-    expect(linkIsFresh({ expiresAt }, expiresAt)).toBe(false);
-    // A user back after lunch, in a tab whose refresh timer was paused.
-    expect(linkIsFresh({ expiresAt }, signedAt + 45 * 60_000)).toBe(false);
-  });
+  prepare: async (name) => `u/${name}?signed`,
 });
 
 describe('downloadableFiles', () => {

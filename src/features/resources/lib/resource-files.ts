@@ -25,10 +25,8 @@ export type FileInfo = {
 };
 
 export type ResourceFile = FileInfo & {
-  /** A signed download URL; it stops working at `expiresAt`. */
+  /** The download function's address for the file (the link's href); a click asks it with the session. */
   url: string;
-  /** When the URL expires, in this browser's clock (ms since the epoch). */
-  expiresAt: number;
 };
 
 /** The file list of one card, as the card shows it. */
@@ -38,27 +36,14 @@ export type FilesState =
   | {
       status: 'ready';
       files: readonly ResourceFile[];
-      /** Signs a new download URL for one file of this card; throws on failure. */
-      renew: (name: string) => Promise<string>;
+      /**
+       * Asks the download function for the member's own copy of one file of this card (checked,
+       * stamped, logged); resolves with a link to follow at once, throws with the refusal's words.
+       */
+      prepare: (name: string) => Promise<string>;
       /** The last refresh failed: these are the last good files, with a way to try again. */
       refreshFailed?: { retry: () => void; retrying: boolean };
     };
-
-/**
- * A link this close to its expiry is signed again before it is followed: the margin covers
- * the time to the request and a clock that drifted while the computer slept.
- */
-export const LINK_MARGIN_MS = 60_000;
-
-/** When a URL signed at `signedAt` (ms) for `seconds` stops working. */
-export function linkExpiry(signedAt: number, seconds: number): number {
-  return signedAt + seconds * 1000;
-}
-
-/** Whether the link can be followed as it is at `now` (default: this moment); else sign it again. */
-export function linkIsFresh(file: Pick<ResourceFile, 'expiresAt'>, now = Date.now()): boolean {
-  return now < file.expiresAt - LINK_MARGIN_MS;
-}
 
 /**
  * File names in a case-insensitive order (ties by code unit, so the order is total). Plain

@@ -12,6 +12,7 @@ import { isStaffRefusal } from '../api/staff-rpc';
 import { downloadTextFile } from '../lib/download';
 import { membersCsv, membersCsvFilename } from '../lib/members-csv';
 import { StaffCheckFailedView, StaffOnlyView } from './admin-upload-view';
+import { DownloadsOverview, MemberDownloads } from './downloads';
 import { MemberDetailView } from './member-detail-view';
 import { StaffMembersView, type ChosenMember } from './members-view';
 import { WaitingInvitations } from './waiting-invitations';
@@ -62,7 +63,12 @@ function MembersPage() {
       page={page}
       chosen={chosen}
       onChoose={setChosen}
-      waiting={<WaitingInvitations />}
+      waiting={
+        <>
+          <WaitingInvitations />
+          <DownloadsOverview />
+        </>
+      }
       detail={chosen && <MemberPanel key={chosen.userId} member={chosen} onClose={() => setChosen(null)} />}
       onExport={async () => {
         const members = await listAllMembers(search);
@@ -79,20 +85,23 @@ function MemberPanel({ member, onClose }: { member: ChosenMember; onClose: () =>
   const change = useChangeMemberTier();
   const erase = useEraseMember();
   return (
-    <MemberDetailView
-      email={member.email}
-      detail={detail}
-      onClose={onClose}
-      onGrant={async (tier, reason) => {
-        await change.mutateAsync({ kind: 'grant', userId: member.userId, tier, reason });
-      }}
-      onRevoke={async (reason) => {
-        await change.mutateAsync({ kind: 'revoke', userId: member.userId, reason });
-      }}
-      onErase={async (typedEmail, reason) => {
-        await erase.mutateAsync({ userId: member.userId, email: typedEmail, reason });
-      }}
-      onErased={onClose}
-    />
+    <>
+      <MemberDetailView
+        email={member.email}
+        detail={detail}
+        onClose={onClose}
+        onGrant={async (tier, reason) => {
+          await change.mutateAsync({ kind: 'grant', userId: member.userId, tier, reason });
+        }}
+        onRevoke={async (reason) => {
+          await change.mutateAsync({ kind: 'revoke', userId: member.userId, reason });
+        }}
+        onErase={async (typedEmail, reason) => {
+          await erase.mutateAsync({ userId: member.userId, email: typedEmail, reason });
+        }}
+        onErased={onClose}
+      />
+      <MemberDownloads userId={member.userId} email={member.email} />
+    </>
   );
 }

@@ -1,0 +1,48 @@
+import { FunctionsHttpError } from '@supabase/supabase-js';
+import { parseEnv } from '@/config/env';
+import { supabase } from '@/lib/supabase';
+
+/** A download the function refused, with its words for the member. */
+export class DownloadRefused extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The download function's address for a file of the resources bucket: the link's href. A click
+ * on the page asks it with the member's session (prepareDownload); the address alone, opened
+ * without one, is refused.
+ */
+export function downloadHref(path: string): string {
+  const { VITE_SUPABASE_URL } = parseEnv(import.meta.env);
+  return `${VITE_SUPABASE_URL.replace(/\/+$/, '')}/functions/v1/download?path=${encodeURIComponent(path)}`;
+}
+
+/**
+ * Asks the download function, with the signed-in member's session, for their copy of a file:
+ * it checks their tier, stamps the copy, logs the download and answers with a link that lives
+ * 60 seconds, which the caller follows at once.
+ */
+export async function prepareDownload(path: string): Promise<string> {
+  const { data, error } = await supabase.functions.invoke<{ url: string }>(
+    `download?path=${encodeURIComponent(path)}`,
+    { method: 'GET', headers: { Accept: 'application/json' } },
+  );
+  if (error instanceof FunctionsHttpError) {
+    const response = error.context as Response;
+    const answer = (await response.json().catch(() => null)) as { error?: string; message?: string } | null;
+    throw new DownloadRefused(
+      answer?.message ?? 'Your copy could not be prepared. Please try again.',
+      answer?.error ?? 'unknown',
+      response.status,
+    );
+  }
+  if (error) throw error;
+  if (!data?.url) throw new Error('Your copy could not be prepared. Please try again.');
+  return data.url;
+}

@@ -1,0 +1,70 @@
+// Which copy of a file a member gets. PDFs and EPUBs: their own stamped copy, made on their
+// first download of that file version and kept in the private stamped-downloads bucket at
+// {member}/{object}/{version}.{ext}; a replaced file has a new version, so the next download
+// stamps it again. Nothing else is stamped (MP3 audio, MOBI: see
+// docs/decisions/074-mobi-is-not-stamped.md) and is signed from the resources bucket as uploaded.
+// An unstamped PDF or EPUB is never served: if stamping fails, the download fails.
+import type { SupabaseClient, User } from 'npm:@supabase/supabase-js@2.109.0';
+import { licenceLine, stamp, stampKind } from './stamp.ts';
+
+export type Authorized = { name: string; objectId: string; version: string; mimetype: string | null };
+
+export const STAMPED_BUCKET = 'stamped-downloads';
+
+const CONTENT_TYPES = { pdf: 'application/pdf', epub: 'application/epub+zip' } as const;
+
+/** A version string as a safe file name part (storage versions are hex or a timestamp). */
+const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 100);
+
+export function stampedPath(userId: string, file: Authorized, ext: string): string {
+  return `${userId}/${file.objectId}/${safe(file.version)}.${ext}`;
+}
+
+async function makeStamped(
+  ctx: { admin: SupabaseClient; now: () => Date },
+  user: User,
+  file: Authorized,
+  kind: 'pdf' | 'epub',
+  path: string,
+): Promise<void> {
+  const original = await ctx.admin.storage.from('resources').download(file.name);
+  if (original.error) throw new Error(`download resources/${file.name}: ${original.error.message}`);
+  const bytes = new Uint8Array(await original.data.arrayBuffer());
+  const stamped = await stamp(kind, bytes, licenceLine(user.email ?? user.id, ctx.now()));
+  const { error } = await ctx.admin.storage
+    .from(STAMPED_BUCKET)
+    .upload(path, stamped, { contentType: CONTENT_TYPES[kind], upsert: true });
+  if (error) throw new Error(`upload ${STAMPED_BUCKET}/${path}: ${error.message}`);
+}
+
+/** A link to `path` in `bucket` living `seconds`, saved as `fileName`; null when there is no such object. */
+async function sign(admin: SupabaseClient, bucket: string, path: string, seconds: number, fileName: string) {
+  const { data, error } = await admin.storage.from(bucket).createSignedUrl(path, seconds, { download: fileName });
+  if (data?.signedUrl) return data.signedUrl;
+  // Storage answers a missing object with 400 and "Object not found" (the stand-in too).
+  if (error && /not.?found/i.test(error.message)) return null;
+  throw new Error(`sign ${bucket}/${path}: ${error?.message ?? 'no url'}`);
+}
+
+/**
+ * A signed link to the member's copy of the file: their stamped copy of this version (signed
+ * at once when it exists, so a second download costs one signing), made first when it does
+ * not; or, for what is not stamped, the file as uploaded.
+ */
+export async function signedCopy(
+  ctx: { admin: SupabaseClient; now: () => Date },
+  user: User,
+  file: Authorized,
+  seconds: number,
+): Promise<string> {
+  const fileName = file.name.slice(file.name.lastIndexOf('/') + 1);
+  const kind = stampKind(file.name, file.mimetype);
+  const [bucket, path] = kind ? [STAMPED_BUCKET, stampedPath(user.id, file, kind)] : ['resources', file.name];
+  const cached = await sign(ctx.admin, bucket, path, seconds, fileName);
+  if (cached) return cached;
+  if (!kind) throw new Error(`resources/${file.name} is gone`);
+  await makeStamped(ctx, user, file, kind, path);
+  const made = await sign(ctx.admin, bucket, path, seconds, fileName);
+  if (!made) throw new Error(`${bucket}/${path} is missing after stamping`);
+  return made;
+}
