@@ -27,6 +27,8 @@ const early = takeEarlyInput();
 const held = prerendered ? holdInteractions(root, { early }) : null;
 
 function boot() {
+  // The app's router takes link taps from here on: pages fetched for them would go unused.
+  for (const rules of document.querySelectorAll('script[type="speculationrules"]')) rules.remove();
   import('@/app/start')
     .then(({ start }) => start(root, () => held?.release()))
     .catch((error: unknown) => {

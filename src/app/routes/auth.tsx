@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { paths } from '@/config/paths';
 import { AuthScreen } from '@/features/auth/components/auth-screen';
 import { QueryProvider } from '@/lib/query-client';
 
@@ -28,11 +29,22 @@ function usePreloadWhereSignInLeads() {
   }, []);
 }
 
+/**
+ * Runs /resources' loader as soon as the member is signed in, while this page re-renders and
+ * the router sets off: the tier and the lists are on their way before the navigation asks
+ * for them, and the navigation's own run of the loader joins the reads already running.
+ */
+function startResourcesReads(next: string) {
+  if (next !== paths.resources) return;
+  // Errors are the navigation's to show: its loader runs the same reads again.
+  import('./resources').then(({ loader }) => loader()).catch(() => {});
+}
+
 export function Component() {
   usePreloadWhereSignInLeads();
   return (
     <QueryProvider>
-      <AuthScreen />
+      <AuthScreen onSessionStarted={startResourcesReads} />
     </QueryProvider>
   );
 }

@@ -25,11 +25,13 @@ import { prefetchGate, requireUserId } from '../loaders';
 export function resourcesLoader(client: QueryClient) {
   return async () => {
     const userId = await requireUserId(paths.resources);
+    // The tier first: on HTTP/1.1 the browser opens six connections to a host at most.
+    const tierRead = prefetchGate(client, userTierQueryOptions(userId));
     const lists = resourceCards.map((card) => {
       const options = resourceFilesQueryOptions(resourceFolder(card), userId);
       return { card, queryKey: options.queryKey, read: prefetchGate(client, options) };
     });
-    await prefetchGate(client, userTierQueryOptions(userId));
+    await tierRead;
     const tier = client.getQueryData(userTierQueryOptions(userId).queryKey);
     const opens = (card: ResourceCard) => tier !== undefined && isUnlocked(tier, card.tier);
     for (const { card, queryKey, read } of lists) {
