@@ -1,9 +1,12 @@
 // @ts-check
 // The public pages' Speculation Rules: Chrome fetches (and, on a first sign of a tap,
 // renders) the next public page while the visitor reads, so a tap on one of its links shows
-// that page at once. Browsers without the API ignore the script and navigate as before.
-// Inline in each prerendered public page (scripts/build/vite-prerender.mjs), allowed by its
-// hash in the Content-Security-Policy (vite.config.ts): no 'unsafe-inline'.
+// that page at once. Browsers without the API ignore the rules and navigate as before.
+// Each prerendered public page (scripts/build/vite-prerender.mjs) carries them as inert JSON;
+// the boot script puts them in force once the page has loaded (src/boot/speculation.ts), so
+// the next page's HTML never competes with this page's own (its LCP image on a slow link).
+// The script it adds is allowed by its hash in the Content-Security-Policy (vite.config.ts):
+// no 'unsafe-inline'.
 // See docs/decisions/076-speculation-rules-for-public-links.md.
 
 /**
@@ -32,10 +35,13 @@ export function speculationRules() {
   });
 }
 
+/** The id of the inert element that carries the rules in a page (src/boot/speculation.ts reads it). */
+export const SPECULATION_RULES_ID = 'speculation-rules';
+
 /**
- * The inline element for a page's head.
+ * The inert element for a page's head: JSON the browser neither runs nor acts on.
  * @param {string} rules from speculationRules
  */
 export function speculationRulesTag(rules) {
-  return `<script type="speculationrules">${rules}</script>`;
+  return `<script type="application/json" id="${SPECULATION_RULES_ID}">${rules}</script>`;
 }

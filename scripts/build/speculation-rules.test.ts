@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { scriptHash } from '../../src/boot/early-input.mjs';
 import { contentSecurityPolicy } from './security-headers.mjs';
-import { SPECULATION_TARGETS, speculationRules, speculationRulesTag } from './speculation-rules.mjs';
+import {
+  SPECULATION_RULES_ID,
+  SPECULATION_TARGETS,
+  speculationRules,
+  speculationRulesTag,
+} from './speculation-rules.mjs';
 
 describe('speculationRules', () => {
   const rules = JSON.parse(speculationRules());
@@ -19,10 +24,10 @@ describe('speculationRules', () => {
     expect(rules.prerender.map((rule: { eagerness: string }) => rule.eagerness)).toEqual(['moderate']);
   });
 
-  it('is allowed by its hash, the policy keeping every other inline script out', () => {
+  it('travels in the page as inert JSON, and is allowed by its hash once in force', () => {
     const text = speculationRules();
     const tag = speculationRulesTag(text);
-    expect(tag).toBe(`<script type="speculationrules">${text}</script>`);
+    expect(tag).toBe(`<script type="application/json" id="${SPECULATION_RULES_ID}">${text}</script>`);
     const policy = contentSecurityPolicy({ supabaseUrl: 'https://abc.supabase.co', scriptHashes: [scriptHash(text)] });
     expect(policy).toContain(scriptHash(text));
     expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);

@@ -2,6 +2,7 @@ import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { isEmbedded } from '@/features/purchase/lib/purchase-action';
 import { afterFirstPaint, holdInteractions, onFirstIntent, takeEarlyInput } from './hydrate-on-intent';
 import { currentHref, isChunkReload, reloadOnceFor } from './reload-on-stale-chunk';
+import { speculateAfterLoad } from './speculation';
 import { whenShown } from './when-shown';
 import '@/index.css';
 
@@ -25,10 +26,11 @@ const prerendered = root.hasChildNodes();
 // Whatever the page's inline head script (early-input.mjs) held between first paint and now.
 const early = takeEarlyInput();
 const held = prerendered ? holdInteractions(root, { early }) : null;
+const stopSpeculating = speculateAfterLoad();
 
 function boot() {
   // The app's router takes link taps from here on: pages fetched for them would go unused.
-  for (const rules of document.querySelectorAll('script[type="speculationrules"]')) rules.remove();
+  stopSpeculating();
   import('@/app/start')
     .then(({ start }) => start(root, () => held?.release()))
     .catch((error: unknown) => {
