@@ -7,6 +7,7 @@ import { catalogPlugin } from './scripts/build/vite-catalog.mjs';
 import { prerenderPlugin } from './scripts/build/vite-prerender.mjs';
 import { securityHeadersPlugin } from './scripts/build/vite-security-headers.mjs';
 import { chunkMapPlugin } from './scripts/build/vite-chunk-map.mjs';
+import { speculationRules, speculationRulesTag } from './scripts/build/speculation-rules.mjs';
 import { earlyInputPlugin, earlyInputScript, scriptHash } from './src/boot/early-input.mjs';
 import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './src/boot/needs-app.ts';
 import { DEV_PORT, LOCAL_HOST, PREVIEW_PORT } from './scripts/dev/auth-urls.mjs';
@@ -14,6 +15,8 @@ import { DEV_PORT, LOCAL_HOST, PREVIEW_PORT } from './scripts/dev/auth-urls.mjs'
 const src = fileURLToPath(new URL('./src', import.meta.url));
 /** Holds a visitor's first taps until the boot script runs: inline in every page, allowed by its hash. */
 const earlyInput = earlyInputScript(NEEDS_APP, NEEDS_APP_IN_FRAME);
+/** The public pages' Speculation Rules (the next public page made ready): inline, allowed by its hash. */
+const rules = speculationRules();
 
 /**
  * React Router publishes its development build as the package's only entry: every route
@@ -66,9 +69,9 @@ export default defineConfig(({ mode }) => {
       tailwindcss(),
       earlyInputPlugin(earlyInput),
       // The production headers and fallback: written into dist/ by the build, used by `vite preview`.
-      securityHeadersPlugin({ scriptHashes: [scriptHash(earlyInput)] }),
+      securityHeadersPlugin({ scriptHashes: [scriptHash(earlyInput), scriptHash(rules)] }),
       // The public pages as HTML (src/boot/entry-server.tsx), sitemap.xml and robots.txt.
-      prerenderPlugin({ plugins: [catalog] }),
+      prerenderPlugin({ plugins: [catalog], publicHeadEnd: speculationRulesTag(rules) }),
       // Which module ended up in which chunk (dist/.vite/chunk-map.json), for the budget check.
       chunkMapPlugin(),
     ],

@@ -134,17 +134,16 @@ function watchForAnswer(eventType, answered) {
 }
 
 /**
- * Opens `site + scenario.path` on the emulated phone, acts at first paint and returns the
- * milliseconds from the action's event to the frame that showed the answer.
+ * A new page on the emulated phone: its viewport and touch, `cpuSlowdown` times slower
+ * processing, and its network. Through a DevTools session of its own, as Lighthouse's is.
  * @param {import('puppeteer-core').Browser} browser
- * @param {string} site
- * @param {Scenario} scenario
+ * @param {number} cpuSlowdown
  */
-export async function measureFirstTap(browser, site, scenario) {
+export async function phonePage(browser, cpuSlowdown = PHONE.cpuSlowdown) {
   const page = await browser.newPage();
   await page.setViewport(PHONE.viewport);
   const cdp = await page.createCDPSession();
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpuSlowdown });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
@@ -152,6 +151,19 @@ export async function measureFirstTap(browser, site, scenario) {
     downloadThroughput: PHONE.downloadBytesPerSecond,
     uploadThroughput: PHONE.uploadBytesPerSecond,
   });
+  return page;
+}
+
+/**
+ * Opens `site + scenario.path` on the emulated phone, acts at first paint and returns the
+ * milliseconds from the action's event to the frame that showed the answer.
+ * @param {import('puppeteer-core').Browser} browser
+ * @param {string} site
+ * @param {Scenario} scenario
+ * @param {number} [cpuSlowdown]
+ */
+export async function measureFirstTap(browser, site, scenario, cpuSlowdown = PHONE.cpuSlowdown) {
+  const page = await phonePage(browser, cpuSlowdown);
   // Before the page's own scripts: note when the first such event came in, then watch the
   // frames that follow it for the answer. Given as source, so the page's CSP (no eval) holds.
   await page.evaluateOnNewDocument(
@@ -167,36 +179,4 @@ export async function measureFirstTap(browser, site, scenario) {
   // Unset only if the watcher never ran in the page: a wrong figure, not a missing one.
   if (ms === undefined) throw new Error(`${scenario.name}: the page never started watching for the answer`);
   return ms;
-}
-
-/**
- * The first-tap table: one row per scenario, the median over its runs and whether it is
- * within the budget.
- * @param {{ name: string, runs: number[] }[]} results
- * @param {(values: number[]) => number} median
- */
-export function formatTapTable(results, median) {
-  const rows = results.map(({ name, runs }) => {
-    const m = median(runs);
-    return [
-      name,
-      `${Math.round(m)} ms`,
-      runs.map((run) => Math.round(run)).join(', '),
-      m <= FIRST_TAP_BUDGET_MS ? 'ok' : 'OVER',
-    ];
-  });
-  const header = ['first action, at first paint', 'median', 'runs (ms)', `≤ ${FIRST_TAP_BUDGET_MS} ms`];
-  const table = [header, ...rows];
-  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]?.length ?? 0)));
-  const line = (/** @type {string[]} */ row) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`;
-  return [line(header), rule, ...rows.map(line)].join('\n');
-}
-
-/** Whether every scenario's median is within the budget. */
-export function withinTapBudget(
-  /** @type {{ runs: number[] }[]} */ results,
-  /** @type {(values: number[]) => number} */ median,
-) {
-  return results.every(({ runs }) => median(runs) <= FIRST_TAP_BUDGET_MS);
 }

@@ -4,12 +4,16 @@
 // serves dist/ the way a static host does (precompressed brotli / gzip, the production headers
 // from dist/_headers, prerendered pages, the SPA fallback), and runs Lighthouse (mobile,
 // simulated throttling: its defaults) N times per page in Chromium, signed in for /resources.
-// Prints the median of each figure per page. Then the first-tap table (scripts/bench/first-tap.mjs):
-// on an emulated phone, the time from an action taken at first paint to its visible answer,
-// median of the same number of runs, each checked against 200 ms (exit code 1 if over).
+// Prints the median of each figure per page, and each public page's LCP against its no-JS
+// floor (the same page served without its scripts, /__nojs/<page>). Then, on an emulated phone
+// at 4x and 6x CPU: the first-tap answers (scripts/bench/first-tap.mjs), a tap on a public
+// page's internal link until the next page shows, and Enter on the sign-in form until the
+// first download link shows (scripts/bench/journeys.mjs). Last, one table of every row with
+// its limit and its median over the runs; exit code 1 when a row is over its limit.
 //
 //   npm run perf                     5 runs per page (takes a while on a small machine)
-//   npm run perf -- --only taps      the first-tap table alone (or --only lighthouse)
+//   npm run perf -- --only taps      the phone's rows alone (or --only lighthouse)
+//   npm run perf -- --only journeys  the links and sign-in to files alone
 //   npm run perf -- --runs 1         one run, while working on it
 //   npm run perf -- --pages /,/auth  some pages only
 //   npm run perf -- --json out.json  also write every run's figures
@@ -24,14 +28,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { findChromium, CHROMIUM_ARGS, playwrightHeadlessShell } from '../dev/browser.mjs';
+import { FIRST_TAP_BUDGET_MS, measureFirstTap, PHONE, SCENARIOS } from './first-tap.mjs';
 import {
-  FIRST_TAP_BUDGET_MS,
-  formatTapTable,
-  measureFirstTap,
-  PHONE,
-  SCENARIOS,
-  withinTapBudget,
-} from './first-tap.mjs';
+  FOUNDATION_MEMBER,
+  LINKS,
+  measureLinkTap,
+  measureSignInToFiles,
+  NEXT_PAGE_BUDGET_MS,
+  SIGN_IN_TO_FILES_BUDGET_MS,
+} from './journeys.mjs';
 import { headersFor, SPA_SHELL } from '../build/security-headers.mjs';
 import { parseHeadersFile } from '../build/vite-security-headers.mjs';
 
@@ -42,6 +47,16 @@ const distDir = path.join(root, 'dist');
 const AUTH_STORAGE_KEY = 'yes-you-can-auth';
 /** A seeded account with every card unlocked (supabase/seed.sql). */
 const MEMBER = { email: 'complete@example.com', password: 'password123' };
+
+/** The phones the taps and journeys run on: a mid-range one and a low-end one (CPU slowdown). */
+export const PHONE_CPUS = [PHONE.cpuSlowdown, 6];
+
+/** Lighthouse's limits on every public page: its score, and LCP against the page without JS. */
+export const LIGHTHOUSE_SCORE = 100;
+export const LCP_OVER_FLOOR = 1.1;
+
+/** Where serveDist serves each page with its scripts taken out: the no-JS floor. */
+export const NO_JS_PREFIX = '/__nojs';
 
 export const PAGES = [
   { path: '/', signedIn: false },
@@ -120,6 +135,15 @@ export function pickEncoding(accept) {
 }
 
 /**
+ * A page's HTML with every script element taken out (inline, module, speculation rules): what
+ * the page is without JavaScript, the floor its LCP is held to.
+ * @param {string} html
+ */
+export function withoutScripts(html) {
+  return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '');
+}
+
+/**
  * A static server for dist/: precompressed variants (made once, at start), the production
  * headers, prerendered pages and the SPA fallback.
  * @param {{ dir: string, port: number }} options
@@ -129,10 +153,12 @@ export async function serveDist({ dir, port }) {
   const rules = parseHeadersFile(readFileSync(path.join(dir, '_headers'), 'utf8'));
   /** @type {Map<string, { raw: Buffer, br?: Buffer, gzip?: Buffer }>} */
   const cache = new Map();
-  const load = (/** @type {string} */ rel) => {
-    let entry = cache.get(rel);
+  const load = (/** @type {string} */ rel, noJs = false) => {
+    const key = noJs ? `${NO_JS_PREFIX}/${rel}` : rel;
+    let entry = cache.get(key);
     if (!entry) {
-      const raw = readFileSync(path.join(dir, rel));
+      const file = readFileSync(path.join(dir, rel));
+      const raw = noJs ? Buffer.from(withoutScripts(file.toString('utf8'))) : file;
       entry = { raw };
       if (COMPRESSIBLE.has(path.extname(rel)) && raw.length > 256) {
         entry.br = brotliCompressSync(raw, {
@@ -140,19 +166,21 @@ export async function serveDist({ dir, port }) {
         });
         entry.gzip = gzipSync(raw, { level: 9 });
       }
-      cache.set(rel, entry);
+      cache.set(key, entry);
     }
     return entry;
   };
   const server = http.createServer((req, res) => {
-    const pathname = new URL(req.url ?? '/', 'http://perf.invalid').pathname;
+    const requested = new URL(req.url ?? '/', 'http://perf.invalid').pathname;
+    const noJs = requested === NO_JS_PREFIX || requested.startsWith(`${NO_JS_PREFIX}/`);
+    const pathname = noJs ? requested.slice(NO_JS_PREFIX.length) || '/' : requested;
     const rel = resolveFile(dir, pathname);
     for (const [name, value] of Object.entries(headersFor(rules, pathname))) res.setHeader(name, value);
     if (!rel) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
       return;
     }
-    const entry = load(rel);
+    const entry = load(rel, noJs && rel.endsWith('.html'));
     const encoding = entry.br ? pickEncoding(req.headers['accept-encoding']) : null;
     const body = (encoding && entry[encoding]) || entry.raw;
     res.setHeader(
@@ -239,7 +267,7 @@ function parseArgs(/** @type {string[]} */ argv) {
     runs: 5,
     pages: PAGES.map((p) => p.path),
     json: /** @type {string | null} */ (null),
-    only: /** @type {'lighthouse' | 'taps' | null} */ (null),
+    only: /** @type {'lighthouse' | 'taps' | 'journeys' | null} */ (null),
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -248,7 +276,9 @@ function parseArgs(/** @type {string[]} */ argv) {
     else if (arg === '--json') options.json = String(argv[++i]);
     else if (arg === '--only') {
       const only = String(argv[++i]);
-      if (only !== 'lighthouse' && only !== 'taps') throw new Error('--only takes lighthouse or taps');
+      if (only !== 'lighthouse' && only !== 'taps' && only !== 'journeys') {
+        throw new Error('--only takes lighthouse, taps or journeys');
+      }
       options.only = only;
     } else throw new Error(`unknown argument ${arg}`);
   }
@@ -369,24 +399,31 @@ async function lighthouseRun(bench, spec, i) {
 }
 
 /**
- * Lighthouse over the pages, `runs` times each, then the table of medians.
+ * Lighthouse over the pages, `runs` times each, then the table of medians. A public page is
+ * also measured without its scripts (its no-JS floor), as many times.
  * @param {Bench} bench @param {string[]} pages
  */
 async function measurePages(bench, pages) {
-  /** @type {{ path: string, runs: Figures[], raw: unknown[] }[]} */
+  /** @type {{ path: string, runs: Figures[], floor: Figures[], raw: unknown[] }[]} */
   const results = [];
   for (const pagePath of pages) {
     const spec = PAGES.find((p) => p.path === pagePath) ?? { path: pagePath, signedIn: false };
-    const entry = { path: spec.path, runs: /** @type {Figures[]} */ ([]), raw: /** @type {unknown[]} */ ([]) };
+    const entry = { path: spec.path, runs: /** @type {Figures[]} */ ([]), floor: /** @type {Figures[]} */ ([]) };
+    const raw = /** @type {unknown[]} */ ([]);
     for (let i = 0; i < bench.runs; i++) {
       const { figures, warnings } = await lighthouseRun(bench, spec, i);
       entry.runs.push(figures);
-      entry.raw.push({ run: i + 1, ...figures, warnings });
+      raw.push({ run: i + 1, ...figures, warnings });
+      const floor = spec.signedIn
+        ? null
+        : (await lighthouseRun(bench, { path: `${NO_JS_PREFIX}${spec.path}`, signedIn: false }, i)).figures;
+      if (floor) entry.floor.push(floor);
+      const noJs = floor ? ` (no JS ${Math.round(floor.lcp)} ms)` : '';
       console.log(
-        `[perf] ${spec.path} run ${i + 1}/${bench.runs}: score ${figures.score}, LCP ${Math.round(figures.lcp)} ms, TBT ${Math.round(figures.tbt)} ms, CLS ${figures.cls.toFixed(3)}`,
+        `[perf] ${spec.path} run ${i + 1}/${bench.runs}: score ${figures.score}, LCP ${Math.round(figures.lcp)} ms${noJs}, TBT ${Math.round(figures.tbt)} ms, CLS ${figures.cls.toFixed(3)}`,
       );
     }
-    results.push(entry);
+    results.push({ ...entry, raw });
   }
   if (results.length > 0) {
     console.log(`\nLighthouse ${lighthouseVersion()}, mobile, simulated throttling, median of ${bench.runs} run(s):\n`);
@@ -396,41 +433,121 @@ async function measurePages(bench, pages) {
 }
 
 /**
- * The first-tap scenarios, `runs` times each in a fresh browser, then their table; sets the
- * exit code when one is answered later than its budget.
- * @param {Bench} bench @param {typeof SCENARIOS} scenarios
+ * Runs `measure` `runs` times, each in a fresh browser (nothing cached from the run before).
+ * @param {Bench} bench @param {string} name
+ * @param {(browser: import('puppeteer-core').Browser) => Promise<number>} measure
  */
-async function measureTaps(bench, scenarios) {
-  /** @type {{ name: string, runs: number[] }[]} */
-  const taps = [];
-  for (const scenario of scenarios) {
-    const entry = { name: scenario.name, runs: /** @type {number[]} */ ([]) };
-    for (let i = 0; i < bench.runs; i++) {
-      const browser = await bench.puppeteer.launch({
-        executablePath: bench.executablePath,
-        headless: true,
-        args: CHROMIUM_ARGS,
-      });
-      try {
-        entry.runs.push(await measureFirstTap(browser, bench.site, scenario));
-      } finally {
-        await browser.close();
-      }
+async function repeated(bench, name, measure) {
+  /** @type {number[]} */
+  const runs = [];
+  for (let i = 0; i < bench.runs; i++) {
+    const browser = await bench.puppeteer.launch({
+      executablePath: bench.executablePath,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    try {
+      runs.push(await measure(browser));
+    } finally {
+      await browser.close();
     }
-    console.log(`[perf] ${scenario.name}: ${entry.runs.map((ms) => Math.round(ms)).join(', ')} ms`);
-    taps.push(entry);
   }
-  if (taps.length > 0) {
-    console.log(
-      `\nFirst action at first paint, ${PHONE.cpuSlowdown}x CPU, ${PHONE.latencyMs} ms RTT, 1.6 Mbps, ${PHONE.viewport.width} px, median of ${bench.runs}:\n`,
+  console.log(`[perf] ${name}: ${runs.map((ms) => Math.round(ms)).join(', ')} ms`);
+  return runs;
+}
+
+/**
+ * On the phone at each CPU slowdown: the first-tap scenarios, the links and sign-in to
+ * files, `runs` times each. Returns one verdict row per measure.
+ * @param {Bench} bench @param {boolean} firstTaps whether to measure the first taps too
+ * @returns {Promise<Verdict[]>}
+ */
+async function measurePhone(bench, firstTaps) {
+  /** @type {Verdict[]} */
+  const rows = [];
+  const ms = (/** @type {number} */ limit) => ({ limit, unit: 'ms', atMost: true });
+  for (const cpu of PHONE_CPUS) {
+    for (const scenario of firstTaps ? SCENARIOS : []) {
+      const name = `first tap, ${cpu}x: ${scenario.name}`;
+      const runs = await repeated(bench, name, (browser) => measureFirstTap(browser, bench.site, scenario, cpu));
+      rows.push({ name, runs, ...ms(FIRST_TAP_BUDGET_MS) });
+    }
+    for (const link of LINKS) {
+      const name = `next page, ${cpu}x: tap ${link.from} → ${link.to}`;
+      const runs = await repeated(bench, name, (browser) => measureLinkTap(browser, bench.site, link, cpu));
+      rows.push({ name, runs, ...ms(NEXT_PAGE_BUDGET_MS) });
+    }
+    const name = `sign-in to files, ${cpu}x: Enter → first download link`;
+    const runs = await repeated(bench, name, (browser) =>
+      measureSignInToFiles(browser, bench.site, FOUNDATION_MEMBER, cpu),
     );
-    console.log(formatTapTable(taps, median));
-    if (!withinTapBudget(taps, median)) {
-      console.error(`\n[perf] a first action was answered later than ${FIRST_TAP_BUDGET_MS} ms`);
-      process.exitCode = 1;
-    }
+    rows.push({ name, runs, ...ms(SIGN_IN_TO_FILES_BUDGET_MS) });
   }
-  return taps;
+  return rows;
+}
+
+/**
+ * The Lighthouse rows: each public page's score, and its LCP over its no-JS floor.
+ * @param {{ path: string, runs: Figures[], floor: Figures[] }[]} results
+ * @returns {Verdict[]}
+ */
+export function lighthouseVerdicts(results) {
+  // The limits are the public pages' (those with a floor); a member page's figures are shown above.
+  return results.flatMap(({ path: page, runs, floor }) => {
+    if (floor.length === 0) return [];
+    const floorLcp = median(floor.map((each) => each.lcp));
+    /** @type {Verdict[]} */
+    const rows = [
+      {
+        name: `Lighthouse ${page}: score`,
+        runs: runs.map((run) => run.score),
+        limit: LIGHTHOUSE_SCORE,
+        unit: '',
+        atMost: false,
+      },
+      {
+        name: `Lighthouse ${page}: LCP / no-JS LCP`,
+        runs: runs.map((run) => run.lcp / floorLcp),
+        limit: LCP_OVER_FLOOR,
+        unit: 'x',
+        atMost: true,
+      },
+    ];
+    return rows;
+  });
+}
+
+/**
+ * One measure against its limit: `atMost` (the median may not pass the limit) or at least.
+ * @typedef {{ name: string, runs: number[], limit: number, unit: string, atMost: boolean }} Verdict
+ */
+
+/** Whether a row's median is within its limit. */
+export function withinLimit(/** @type {Verdict} */ row) {
+  const value = median(row.runs);
+  return row.atMost ? value <= row.limit : value >= row.limit;
+}
+
+/**
+ * The table of every row: its limit, its median over the runs, the runs, and ok or OVER.
+ * @param {Verdict[]} rows
+ */
+export function formatVerdicts(rows) {
+  const show = (/** @type {number} */ value, /** @type {string} */ unit) =>
+    unit === 'x' ? `${value.toFixed(2)}x` : `${Math.round(value)}${unit ? ` ${unit}` : ''}`;
+  const body = rows.map((row) => [
+    row.name,
+    `${row.atMost ? '≤' : '≥'} ${show(row.limit, row.unit)}`,
+    show(median(row.runs), row.unit),
+    row.runs.map((run) => show(run, row.unit === 'x' ? 'x' : '')).join(', '),
+    withinLimit(row) ? 'ok' : 'OVER',
+  ]);
+  const header = ['measure', 'limit', 'median', 'runs', ''];
+  const table = [header, ...body];
+  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]?.length ?? 0)));
+  const line = (/** @type {string[]} */ row) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`;
+  return [line(header), rule, ...body.map(line)].join('\n');
 }
 
 async function main() {
@@ -458,9 +575,18 @@ async function main() {
     console.log(`[perf] serving dist/ at ${site}; Lighthouse ${options.runs}× per page with ${executablePath}`);
     /** @type {Bench} */
     const bench = { lighthouse, puppeteer, executablePath, site, session, runs: options.runs };
-    const results = await measurePages(bench, options.only === 'taps' ? [] : options.pages);
-    const taps = await measureTaps(bench, options.only === 'lighthouse' ? [] : SCENARIOS);
-    if (options.json) writeFileSync(options.json, `${JSON.stringify({ lighthouse: results, taps }, null, 2)}\n`);
+    const results = await measurePages(bench, options.only && options.only !== 'lighthouse' ? [] : options.pages);
+    const phone = options.only === 'lighthouse' ? [] : await measurePhone(bench, options.only !== 'journeys');
+    const rows = [...lighthouseVerdicts(results), ...phone];
+    console.log(
+      `\nAgainst the limits, median of ${options.runs}; phone: ${PHONE.latencyMs} ms RTT, 1.6 Mbps, ${PHONE.viewport.width} px, CPU ${PHONE_CPUS.join('x and ')}x:\n`,
+    );
+    console.log(formatVerdicts(rows));
+    if (!rows.every(withinLimit)) {
+      console.error('\n[perf] a row is over its limit');
+      process.exitCode = 1;
+    }
+    if (options.json) writeFileSync(options.json, `${JSON.stringify({ lighthouse: results, rows }, null, 2)}\n`);
   } finally {
     server?.close();
     standIn.stop();

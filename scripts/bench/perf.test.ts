@@ -3,7 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { figuresOf, formatTable, median, pickEncoding, resolveFile, serveDist } from './perf.mjs';
+import {
+  figuresOf,
+  formatTable,
+  formatVerdicts,
+  lighthouseVerdicts,
+  median,
+  pickEncoding,
+  resolveFile,
+  serveDist,
+  withinLimit,
+  withoutScripts,
+} from './perf.mjs';
 
 // A small built site: prerendered /, /bundles (as a folder) and /upgrade (as a file).
 const dist = fileURLToPath(new URL('../checks/fixtures/budgets/lean', import.meta.url));
@@ -90,6 +101,60 @@ describe('serveDist', () => {
     expect(route.headers['cache-control']).toBe('no-cache');
     expect(route.body.toString()).toContain('<div id="root"></div>');
     expect((await get('/assets/gone.js')).status).toBe(404);
+  });
+
+  it('serves each page without its scripts under /__nojs, the rest as it is', async () => {
+    const page = (await get('/bundles')).body.toString();
+    expect(page).toMatch(/<script/);
+    const noJs = await get('/__nojs/bundles');
+    expect(noJs.status).toBe(200);
+    expect(noJs.headers['x-content-type-options']).toBe('nosniff');
+    expect(noJs.body.toString()).toContain('<h1 class="hero">Bundles</h1>');
+    expect(noJs.body.toString()).not.toMatch(/<script/);
+    expect((await get('/__nojs/assets/entry.js')).body.toString()).toBe(
+      (await get('/assets/entry.js')).body.toString(),
+    );
+  });
+});
+
+describe('withoutScripts', () => {
+  it('takes out inline, module and speculation-rules scripts, and nothing else', () => {
+    const html =
+      '<head><script>hold()</script><script type="speculationrules">{"prefetch":[]}</script>' +
+      '<style>a{}</style></head><body><h1>Hi</h1><script type="module" crossorigin src="/assets/a.js"></script></body>';
+    expect(withoutScripts(html)).toBe('<head><style>a{}</style></head><body><h1>Hi</h1></body>');
+  });
+});
+
+describe('the limits table', () => {
+  const run = (lcp: number, score: number) => ({ score, fcp: 900, lcp, tbt: 0, cls: 0, bytes: 1, requests: 1 });
+
+  it('holds each public page (not a member page) to a score of 100 and LCP within 1.10x of its page without JS', () => {
+    const rows = lighthouseVerdicts([
+      { path: '/', runs: [run(1050, 100), run(1100, 100), run(1200, 99)], floor: [run(1000, 100), run(1000, 100)] },
+      { path: '/resources', runs: [run(1500, 100)], floor: [] },
+    ]);
+    expect(rows.map((row) => [row.name, withinLimit(row)])).toEqual([
+      ['Lighthouse /: score', true],
+      ['Lighthouse /: LCP / no-JS LCP', true],
+    ]);
+    const slow = lighthouseVerdicts([{ path: '/auth', runs: [run(1200, 99)], floor: [run(1000, 100)] }]);
+    expect(slow.map(withinLimit)).toEqual([false, false]);
+  });
+
+  it('prints every row with its limit and median, and marks the ones over', () => {
+    const table = formatVerdicts([
+      { name: 'next page, 4x: tap / → /auth', runs: [120, 310, 150], limit: 300, unit: 'ms', atMost: true },
+      { name: 'sign-in to files, 6x', runs: [1200, 1100, 900], limit: 1000, unit: 'ms', atMost: true },
+      { name: 'Lighthouse /: LCP / no-JS LCP', runs: [1.05], limit: 1.1, unit: 'x', atMost: true },
+    ]);
+    expect(table.split('\n')).toEqual([
+      '| measure                       | limit     | median  | runs            |      |',
+      '| ----------------------------- | --------- | ------- | --------------- | ---- |',
+      '| next page, 4x: tap / → /auth  | ≤ 300 ms  | 150 ms  | 120, 310, 150   | ok   |',
+      '| sign-in to files, 6x          | ≤ 1000 ms | 1100 ms | 1200, 1100, 900 | OVER |',
+      '| Lighthouse /: LCP / no-JS LCP | ≤ 1.10x   | 1.05x   | 1.05x           | ok   |',
+    ]);
   });
 });
 

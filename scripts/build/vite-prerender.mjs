@@ -17,9 +17,10 @@ import { robotsTxt, sitemapXml } from './seo-files.mjs';
 /**
  * Builds the page's HTML from the client's index.html.
  * @param {string} template dist/index.html as Vite wrote it
- * @param {{ html: string, head: string, css: string, preload: string[] }} page
+ * @param {{ html: string, head: string, css: string, preload: string[], headEnd?: string }} page
+ *   headEnd: markup for the end of <head> (a public page's speculation rules)
  */
-export function pageHtml(template, { html, head, css, preload }) {
+export function pageHtml(template, { html, head, css, preload, headEnd = '' }) {
   const stylesheet = /<link rel="stylesheet"[^>]*href="[^"]+\.css"[^>]*>/;
   if (!stylesheet.test(template)) throw new Error('index.html has no stylesheet link to inline');
   if (!template.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
@@ -32,6 +33,7 @@ export function pageHtml(template, { html, head, css, preload }) {
       // Functions, so a `$` in the CSS or the markup is not read as a replacement pattern.
       .replace(stylesheet, () => `${preloads ? `${preloads.trimStart()}\n    ` : ''}<style>${css}</style>`)
       .replace('<div id="root"></div>', () => `<div id="root">${html}</div>`)
+      .replace('</head>', () => (headEnd ? `  ${headEnd}\n  </head>` : '</head>'))
   );
 }
 
@@ -48,11 +50,13 @@ function kilobytes(/** @type {number} */ bytes) {
 }
 
 /**
- * @param {{ entry?: string, plugins?: import('vite').PluginOption[] }} [options] `plugins`: the
- *   client build's plugins the server build needs too (the catalog's, so both show one catalog)
+ * @param {{ entry?: string, plugins?: import('vite').PluginOption[], publicHeadEnd?: string }} [options]
+ *   plugins: the client build's plugins the server build needs too (the catalog's, so both show
+ *   one catalog); publicHeadEnd: markup for the end of each public page's <head> (not a member
+ *   page's shell, nor spa.html)
  * @returns {import('vite').Plugin}
  */
-export function prerenderPlugin({ entry = 'src/boot/entry-server.tsx', plugins = [] } = {}) {
+export function prerenderPlugin({ entry = 'src/boot/entry-server.tsx', plugins = [], publicHeadEnd = '' } = {}) {
   /** @type {import('vite').ResolvedConfig} */
   let config;
   return {
@@ -99,7 +103,7 @@ export function prerenderPlugin({ entry = 'src/boot/entry-server.tsx', plugins =
           // No modulepreload for the route's chunk: on a slow link the preloads took bandwidth
           // from the page and held its first paint (Lighthouse, see vite.config.ts); main.tsx
           // fetches the chunk before hydrating, after the page is on screen.
-          const html = pageHtml(template, { ...page, css, preload: [] });
+          const html = pageHtml(template, { ...page, css, preload: [], headEnd: page.shell ? '' : publicHeadEnd });
           const file = server.pageFile(pathname);
           await writeFile(path.join(outDir, file), html);
           const gzip = gzipSync(html, { level: 9 }).length;

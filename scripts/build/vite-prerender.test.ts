@@ -48,6 +48,15 @@ describe('pageHtml', () => {
   });
 });
 
+describe('pageHtml headEnd', () => {
+  it('ends the head with what a public page adds (its speculation rules); nothing by default', () => {
+    const page = { html: '<h1>x</h1>', head: '<title>x</title>', css: '', preload: [] };
+    const rules = '<script type="speculationrules">{}</script>';
+    expect(pageHtml(template, { ...page, headEnd: rules })).toContain(`${rules}\n  </head>`);
+    expect(pageHtml(template, page)).not.toContain('speculationrules');
+  });
+});
+
 describe('shellHtml', () => {
   it('keeps the empty shell out of search results', () => {
     const shell = shellHtml(template);

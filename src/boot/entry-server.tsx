@@ -8,8 +8,11 @@ import { headTags, prerenderedPages, renderHeadTags, siteOrigin } from '@/app/he
 import { pageShells } from './page-shells';
 import { routes } from '@/app/router';
 
-/** The page's markup (for #root), its head tags, and whether it belongs in the sitemap. */
-export type RenderedPage = { html: string; head: string; indexable: boolean };
+/**
+ * The page's markup (for #root), its head tags, whether it belongs in the sitemap, and whether
+ * it is a member page's shell (not a public page).
+ */
+export type RenderedPage = { html: string; head: string; indexable: boolean; shell: boolean };
 
 export function origin(): string {
   return siteOrigin(import.meta.env.VITE_SITE_URL);
@@ -55,7 +58,7 @@ export async function render(pathname: string): Promise<RenderedPage> {
     origin(),
   );
   const indexable = !tags.some((tag) => tag.tag === 'meta' && tag.key === 'robots' && tag.content.includes('noindex'));
-  return { html, head: renderHeadTags(tags), indexable };
+  return { html, head: renderHeadTags(tags), indexable, shell: Boolean(shell) };
 }
 
 export { pageFile, privatePaths } from '@/app/head';

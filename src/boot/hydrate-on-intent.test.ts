@@ -121,6 +121,31 @@ describe('onFirstIntent', () => {
     expect(calls).toBe(1);
   });
 
+  it('does not start on a press on a link, nor on the focus that press gives it: the visitor is leaving', () => {
+    const root = page('<a href="/auth">Sign In</a><button type="button">Play</button>');
+    const link = root.querySelector('a')!;
+    let calls = 0;
+    onFirstIntent(() => (calls += 1));
+    link.dispatchEvent(new Event('touchstart', { bubbles: true }));
+    link.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    link.focus();
+    expect(calls).toBe(0);
+    // Anything else the visitor does on the page still starts it.
+    root.querySelector('button')!.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(calls).toBe(1);
+  });
+
+  it('still starts on a keyboard user tabbing to a link they never pressed', () => {
+    const root = page('<a href="/auth">Sign In</a><a href="/bundles">Bundles</a>');
+    const [first, second] = [...root.querySelectorAll('a')];
+    let calls = 0;
+    onFirstIntent(() => (calls += 1));
+    first!.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(calls).toBe(0);
+    second!.focus();
+    expect(calls).toBe(1);
+  });
+
   it('can be cancelled', () => {
     let calls = 0;
     const cancel = onFirstIntent(() => (calls += 1));

@@ -12,16 +12,30 @@ import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './needs-app';
  */
 export const INTENT_EVENTS = ['pointermove', 'pointerdown', 'touchstart', 'wheel', 'scroll', 'keydown', 'focusin'];
 
-/** Calls `callback` once, on the first intent event on `target`. Returns a cancel function. */
+/** Pointer events that start a tap or a click: on a link, they lead away from the page. */
+const PRESS_EVENTS = new Set(['pointerdown', 'touchstart']);
+
+/**
+ * Calls `callback` once, on the first intent event on `target`. Returns a cancel function.
+ * A press on a link (and the focus it gives that link) is not one: the visitor is leaving
+ * for the next page, which may already be waiting (Speculation Rules), and starting the app
+ * here would only compete with it for the phone's processor and network.
+ */
 export function onFirstIntent(callback: () => void, target: Window = window): () => void {
   const options: AddEventListenerOptions = { capture: true, passive: true };
   let done = false;
+  let pressedLink: Element | null = null;
   const stop = () => {
     done = true;
     for (const type of INTENT_EVENTS) target.removeEventListener(type, fire, options);
   };
-  function fire() {
-    if (done) return;
+  function leaving(event: Event): boolean {
+    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (link && PRESS_EVENTS.has(event.type)) pressedLink = link;
+    return link !== null && (PRESS_EVENTS.has(event.type) || (event.type === 'focusin' && link === pressedLink));
+  }
+  function fire(event: Event) {
+    if (done || leaving(event)) return;
     stop();
     callback();
   }

@@ -2,6 +2,8 @@ import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { isEmbedded } from '@/features/purchase/lib/purchase-action';
 import { afterFirstPaint, holdInteractions, onFirstIntent, takeEarlyInput } from './hydrate-on-intent';
 import { currentHref, isChunkReload, reloadOnceFor } from './reload-on-stale-chunk';
+import { speculateAfterLoad } from './speculation';
+import { whenShown } from './when-shown';
 import '@/index.css';
 
 // The boot script: the first module of every page, and a small one (README.md here states
@@ -24,8 +26,11 @@ const prerendered = root.hasChildNodes();
 // Whatever the page's inline head script (early-input.mjs) held between first paint and now.
 const early = takeEarlyInput();
 const held = prerendered ? holdInteractions(root, { early }) : null;
+const stopSpeculating = speculateAfterLoad();
 
 function boot() {
+  // The app's router takes link taps from here on: pages fetched for them would go unused.
+  stopSpeculating();
   import('@/app/start')
     .then(({ start }) => start(root, () => held?.release()))
     .catch((error: unknown) => {
@@ -38,15 +43,20 @@ function boot() {
     });
 }
 
-const awaitsApp = root.querySelector('[aria-busy="true"]') !== null;
-const startNow =
-  !prerendered ||
-  awaitsApp ||
-  early.length > 0 ||
-  hasStoredSession() ||
-  hasAuthRedirectInUrl() ||
-  isChunkReload() ||
-  isEmbedded(window);
-if (!prerendered) boot();
-else if (startNow) afterFirstPaint(boot);
-else onFirstIntent(boot);
+// Decided once the page is shown: a page the browser prerenders for a link the visitor may
+// tap (Speculation Rules) starts nothing, the app and its session check included, until the
+// visitor goes to it; then it starts as a page just loaded would.
+whenShown(() => {
+  const awaitsApp = root.querySelector('[aria-busy="true"]') !== null;
+  const startNow =
+    !prerendered ||
+    awaitsApp ||
+    early.length > 0 ||
+    hasStoredSession() ||
+    hasAuthRedirectInUrl() ||
+    isChunkReload() ||
+    isEmbedded(window);
+  if (!prerendered) boot();
+  else if (startNow) afterFirstPaint(boot);
+  else onFirstIntent(boot);
+});

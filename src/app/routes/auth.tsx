@@ -1,10 +1,50 @@
+import { useEffect } from 'react';
+import { paths } from '@/config/paths';
 import { AuthScreen } from '@/features/auth/components/auth-screen';
 import { QueryProvider } from '@/lib/query-client';
 
+/**
+ * Fetches /resources' code (its route module and what it imports) once the visitor is at
+ * the form: focus in it, or typing. A member who then signs in goes there with the code
+ * already here, so only the reads are left to wait for. Not before: a visitor who only
+ * looks at the page downloads nothing for it.
+ * See docs/decisions/077-sign-in-to-files-in-one-round.md.
+ */
+function usePreloadWhereSignInLeads() {
+  useEffect(() => {
+    const preload = () => {
+      stop();
+      // The router loads it again on the way there, from the cache; a failure shows there.
+      import('./resources').catch(() => {});
+    };
+    const stop = () => {
+      document.removeEventListener('focusin', preload, true);
+      document.removeEventListener('input', preload, true);
+    };
+    // Focus already in a field: the visitor's first tap into it is what started the app.
+    if (document.activeElement?.closest('form')) return preload();
+    document.addEventListener('focusin', preload, true);
+    document.addEventListener('input', preload, true);
+    return stop;
+  }, []);
+}
+
+/**
+ * Runs /resources' loader as soon as the member is signed in, while this page re-renders and
+ * the router sets off: the tier and the lists are on their way before the navigation asks
+ * for them, and the navigation's own run of the loader joins the reads already running.
+ */
+function startResourcesReads(next: string) {
+  if (next !== paths.resources) return;
+  // Errors are the navigation's to show: its loader runs the same reads again.
+  import('./resources').then(({ loader }) => loader()).catch(() => {});
+}
+
 export function Component() {
+  usePreloadWhereSignInLeads();
   return (
     <QueryProvider>
-      <AuthScreen />
+      <AuthScreen onSessionStarted={startResourcesReads} />
     </QueryProvider>
   );
 }

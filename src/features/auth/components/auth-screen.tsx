@@ -18,7 +18,15 @@ import { AuthView } from './auth-view';
  * or on submit if that comes first. Connecting the auth source makes a sign-in here reach
  * the whole app (the account corner), not only the page it goes to next.
  */
-export function AuthScreen() {
+export function AuthScreen({
+  onSessionStarted,
+}: {
+  /**
+   * Called with where the member goes next the moment a sign-in succeeds, before the page
+   * re-renders and navigates: the app starts that page's reads now, so they overlap the rest.
+   */
+  onSessionStarted?: (next: string) => void;
+} = {}) {
   const { status, connect } = useAuth();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
@@ -43,7 +51,8 @@ export function AuthScreen() {
     <AuthView
       onSignIn={async (credentials) => {
         await connect();
-        return signIn(credentials);
+        await signIn(credentials);
+        onSessionStarted?.(next);
       }}
       onSignUp={async (credentials) => {
         await connect();

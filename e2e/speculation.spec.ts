@@ -1,0 +1,127 @@
+import type { Page } from '@playwright/test';
+import { e2eEnv } from './env';
+import { expect, signInAs, test } from './fixtures';
+
+// The public pages carry Speculation Rules (scripts/build/speculation-rules.mjs): Chrome
+// fetches the next public page as soon as the page has its link, and prerenders it on the
+// first sign of a tap. Here, in the suite's Chromium, the prefetch is real and used. A
+// prerender is not: Chrome starts none while a DevTools client (Playwright) is attached to
+// the page, so the prerendered page's own part, starting nothing until it is shown, is
+// driven through the same browser signal, `document.prerendering` and `prerenderingchange`,
+// given to the page before its scripts run.
+
+test.use({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+
+/** Every request the page's context makes to Supabase, as it happens. */
+function supabaseRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.context().on('request', (request) => {
+    if (request.url().startsWith(e2eEnv.supabaseUrl)) seen.push(`${request.method()} ${request.url()}`);
+  });
+  return seen;
+}
+
+/** The first download link of /resources is on screen (a member whose tier opens files). */
+async function expectFiles(page: Page) {
+  await expect(page).toHaveURL(/\/resources$/);
+  await expect(page.getByRole('heading', { name: 'Subscriber Resources' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Download / }).first()).toBeVisible();
+}
+
+async function signInWithEnter(page: Page, user: { email: string; password: string }) {
+  await page.getByRole('textbox', { name: 'Email' }).tap();
+  await page.keyboard.type(user.email);
+  await page.getByRole('tabpanel').getByLabel('Password', { exact: true }).tap();
+  await page.keyboard.type(user.password);
+  await page.keyboard.press('Enter');
+}
+
+test('a tap on Sign In opens /auth from the page Chrome fetched ahead, and the form signs in', async ({
+  page,
+  makeUser,
+}) => {
+  const user = await makeUser({ tier: 'foundation' });
+  const supabase = supabaseRequests(page);
+  await page.goto('/');
+  // Nothing more is fetched than the page and its own files (the next pages' HTML included):
+  // the network settles with no request to Supabase.
+  await page.waitForLoadState('networkidle');
+  expect(supabase).toEqual([]);
+
+  await page.getByRole('link', { name: 'Sign In', exact: true }).tap();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+  // The document came from the prefetch the page's rules made (Navigation Timing's deliveryType).
+  const delivery = await page.evaluate(
+    () => (performance.getEntriesByType('navigation')[0] as PerformanceEntry & { deliveryType?: string }).deliveryType,
+  );
+  expect(delivery).toBe('navigational-prefetch');
+  expect(supabase).toEqual([]);
+
+  await signInWithEnter(page, user);
+  await expectFiles(page);
+});
+
+/**
+ * `path` opens as Chrome prerenders it: `document.prerendering` until `activate()`, which
+ * fires `prerenderingchange` as Chrome does when the visitor's navigation takes the page.
+ */
+async function openPrerendered(page: Page, path: string) {
+  await page.addInitScript((prerenderedPath) => {
+    if (location.pathname !== prerenderedPath) return;
+    let prerendering = true;
+    Object.defineProperty(Document.prototype, 'prerendering', { configurable: true, get: () => prerendering });
+    Object.assign(window, {
+      __activate() {
+        prerendering = false;
+        document.dispatchEvent(new Event('prerenderingchange'));
+      },
+    });
+  }, path);
+  const appChunks: string[] = [];
+  page.on('request', (request) => {
+    if (/\/assets\/start-[^/]+\.js$/.test(request.url())) appChunks.push(request.url());
+  });
+  await page.goto(path);
+  // The boot script has run (it takes the head script's held input), and the page has
+  // settled: whatever it would start by itself has had its chance.
+  await page.waitForFunction(() => !('__earlyInput' in window));
+  await page.waitForLoadState('networkidle');
+  return {
+    appChunks,
+    activate: () => page.evaluate(() => (window as unknown as { __activate: () => void }).__activate()),
+  };
+}
+
+test('a prerendered /auth starts nothing until shown; its visitor then signs in as on a fresh page', async ({
+  page,
+  makeUser,
+}) => {
+  const user = await makeUser({ tier: 'foundation' });
+  const supabase = supabaseRequests(page);
+  const prerendered = await openPrerendered(page, '/auth');
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+  expect(prerendered.appChunks).toEqual([]);
+  expect(supabase).toEqual([]);
+
+  await prerendered.activate();
+  await signInWithEnter(page, user);
+  await expectFiles(page);
+  expect(prerendered.appChunks).toHaveLength(1);
+});
+
+test('a member’s prerendered /auth neither checks the session nor sends them on until shown', async ({
+  page,
+  makeUser,
+}) => {
+  await signInAs(page, await makeUser({ tier: 'foundation' }));
+  const supabase = supabaseRequests(page);
+  const prerendered = await openPrerendered(page, '/auth');
+  // A shown page with a stored session starts the app at once and goes on to /resources.
+  expect(prerendered.appChunks).toEqual([]);
+  expect(supabase).toEqual([]);
+  await expect(page).toHaveURL(/\/auth$/);
+
+  await prerendered.activate();
+  await expectFiles(page);
+});

@@ -1,0 +1,156 @@
+// @ts-check
+/* global document, location, requestAnimationFrame, addEventListener -- the watcher runs in the page */
+// `npm run perf`'s second steps, on the same emulated phone as the first-tap table
+// (first-tap.mjs): a tap on a public page's link, made once the page has been on screen for
+// 2 seconds, until the next page's content is painted; and Enter on the sign-in form, until
+// the first download link of /resources is painted, for a member whose tier opens files.
+// Each is timed from the event's timeStamp to just after the first frame that shows the
+// answer, across the navigation: a watcher in every document of the tab keeps the two
+// moments in sessionStorage, on the clock all the tab's documents share (timeOrigin).
+import { phonePage } from './first-tap.mjs';
+
+/** A tap on an internal link shows the next page within this long. */
+export const NEXT_PAGE_BUDGET_MS = 300;
+/** Enter on the sign-in form shows the first download link within this long. */
+export const SIGN_IN_TO_FILES_BUDGET_MS = 1000;
+/** How long the page has been on screen when the visitor taps. */
+export const READ_MS = 2000;
+
+/** The public pages' links a visitor takes next. */
+export const LINKS = [
+  { from: '/', to: '/auth' },
+  { from: '/', to: '/bundles' },
+  { from: '/bundles', to: '/' },
+  { from: '/upgrade', to: '/bundles' },
+];
+
+/** A seeded member whose tier opens files (supabase/seed.sql). */
+export const FOUNDATION_MEMBER = { email: 'foundation@example.com', password: 'password123' };
+
+const START = '__journeyStart';
+const SHOWN = '__journeyShown';
+
+/**
+ * Runs in every document of the tab: notes the first `eventType` (with `key`, if given) as
+ * the start, then watches each frame, in this document and in the next one, until
+ * `arrived` holds; notes the moment just after that frame was painted.
+ * @param {string} eventType
+ * @param {string | null} key
+ * @param {() => boolean} arrived
+ * @param {string} startKey where the start is kept
+ * @param {string} shownKey where the end is kept
+ */
+function watchJourney(eventType, key, arrived, startKey, shownKey) {
+  const watch = () => {
+    if (sessionStorage.getItem(shownKey)) return;
+    if (arrived())
+      setTimeout(() => sessionStorage.setItem(shownKey, String(performance.timeOrigin + performance.now())));
+    else requestAnimationFrame(watch);
+  };
+  addEventListener(
+    eventType,
+    (event) => {
+      if (sessionStorage.getItem(startKey) || (key && /** @type {KeyboardEvent} */ (event).key !== key)) return;
+      // What the page showed before: the next page's heading is a new one.
+      for (const heading of document.querySelectorAll('h1')) heading.setAttribute('data-journey-from', '');
+      sessionStorage.setItem(startKey, String(performance.timeOrigin + event.timeStamp));
+      requestAnimationFrame(watch);
+    },
+    { capture: true },
+  );
+  if (sessionStorage.getItem(startKey)) requestAnimationFrame(watch);
+}
+
+/** The watcher's source for `evaluateOnNewDocument` (a string: the page's CSP allows no eval). */
+function watcherSource(
+  /** @type {string} */ eventType,
+  /** @type {string | null} */ key,
+  /** @type {() => boolean} */ arrived,
+) {
+  const args = [
+    JSON.stringify(eventType),
+    JSON.stringify(key),
+    arrived.toString(),
+    JSON.stringify(START),
+    JSON.stringify(SHOWN),
+  ];
+  return `(${watchJourney.toString()})(${args.join(', ')})`;
+}
+
+/** The milliseconds between the journey's start and its end, once the watcher has noted both. */
+async function journeyTime(/** @type {import('puppeteer-core').Page} */ page) {
+  const shown = `sessionStorage.getItem(${JSON.stringify(SHOWN)})`;
+  await page.waitForFunction(shown, { polling: 50, timeout: 60_000 });
+  return /** @type {Promise<number>} */ (
+    page.evaluate(
+      `Number(sessionStorage.getItem(${JSON.stringify(SHOWN)})) - Number(sessionStorage.getItem(${JSON.stringify(START)}))`,
+    )
+  );
+}
+
+async function firstPaint(/** @type {import('puppeteer-core').Page} */ page) {
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, {
+    polling: 'raf',
+  });
+}
+
+/**
+ * Opens `link.from` on the phone, lets it be read for READ_MS (scrolled to the link first if
+ * it is below the fold, as a reader gets to it), taps the link and returns the milliseconds
+ * until the next page's heading is painted.
+ * @param {import('puppeteer-core').Browser} browser
+ * @param {string} site
+ * @param {{ from: string, to: string }} link
+ * @param {number} cpuSlowdown
+ */
+export async function measureLinkTap(browser, site, link, cpuSlowdown) {
+  const page = await phonePage(browser, cpuSlowdown);
+  const arrived = new Function(
+    `return location.pathname === ${JSON.stringify(link.to)} && [...document.querySelectorAll('h1:not([data-journey-from])')].some((h) => h.checkVisibility());`,
+  );
+  await page.evaluateOnNewDocument(watcherSource('pointerdown', null, /** @type {() => boolean} */ (arrived)));
+  await page.goto(`${site}${link.from}`, { waitUntil: 'load' });
+  await firstPaint(page);
+  const handles = await page.$$(`a[href="${link.to}"]`);
+  const visible = await Promise.all(handles.map((handle) => handle.evaluate((a) => a.checkVisibility())));
+  const target = handles.find((_, i) => visible[i]);
+  if (!target) throw new Error(`${link.from} has no visible link to ${link.to}`);
+  if (!(await target.isIntersectingViewport())) await target.evaluate((a) => a.scrollIntoView({ block: 'center' }));
+  await new Promise((resolve) => setTimeout(resolve, READ_MS));
+  await target.tap();
+  const ms = await journeyTime(page);
+  await page.close();
+  return ms;
+}
+
+/**
+ * Opens /auth on the phone, types the member's address and password as a person does (the
+ * app starts on the first tap; by the time a person has typed both, what the page fetches
+ * meanwhile has arrived: the wait for the network to settle stands for that), presses Enter
+ * and returns the milliseconds until the first download link of /resources is painted.
+ * @param {import('puppeteer-core').Browser} browser
+ * @param {string} site
+ * @param {{ email: string, password: string }} member
+ * @param {number} cpuSlowdown
+ */
+export async function measureSignInToFiles(browser, site, member, cpuSlowdown) {
+  const page = await phonePage(browser, cpuSlowdown);
+  const arrived = () =>
+    location.pathname === '/resources' &&
+    [...document.querySelectorAll('a[aria-label^="Download "]')].some((link) => link.checkVisibility());
+  await page.evaluateOnNewDocument(watcherSource('keydown', 'Enter', arrived));
+  await page.goto(`${site}/auth`, { waitUntil: 'load' });
+  await firstPaint(page);
+  await page.tap('input[type="email"]');
+  await page.keyboard.type(member.email);
+  await page.tap('input[type="password"]');
+  await page.keyboard.type(member.password);
+  // The app has taken over the page (its head tags follow the inlined stylesheet), and what
+  // it fetched meanwhile has come.
+  await page.waitForSelector('head > style ~ [data-page-head]', { timeout: 60_000 });
+  await page.waitForNetworkIdle({ idleTime: 500, timeout: 60_000 });
+  await page.keyboard.press('Enter');
+  const ms = await journeyTime(page);
+  await page.close();
+  return ms;
+}

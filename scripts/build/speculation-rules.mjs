@@ -1,0 +1,47 @@
+// @ts-check
+// The public pages' Speculation Rules: Chrome fetches (and, on a first sign of a tap,
+// renders) the next public page while the visitor reads, so a tap on one of its links shows
+// that page at once. Browsers without the API ignore the rules and navigate as before.
+// Each prerendered public page (scripts/build/vite-prerender.mjs) carries them as inert JSON;
+// the boot script puts them in force once the page has loaded (src/boot/speculation.ts), so
+// the next page's HTML never competes with this page's own (its LCP image on a slow link).
+// The script it adds is allowed by its hash in the Content-Security-Policy (vite.config.ts):
+// no 'unsafe-inline'.
+// See docs/decisions/076-speculation-rules-for-public-links.md.
+
+/**
+ * The pages worth getting ready: the public pages a visitor goes to next from another
+ * public page (landing → sign in, landing → bundles, bundles → landing, upgrade → bundles).
+ * Only pages that show static content until the visitor acts: none of them signs anyone in
+ * or out, and the app's boot waits for the page to be shown before it starts
+ * (src/boot/main.ts), so a prerendered page makes no request to Supabase.
+ */
+export const SPECULATION_TARGETS = ['/', '/auth', '/bundles'];
+
+/**
+ * The rules, as the JSON text the script holds (its hash must match these exact bytes).
+ * Links only (document rules): a page names no URL its links do not. `immediate` prefetch:
+ * the next page's HTML (a few kB, no subresource) as soon as the page has its link, since
+ * Chrome's `eager` waits for a hover or a scroll that a phone reader may never make;
+ * `moderate` prerender: the page is rendered on a hover or on the pointerdown of a tap,
+ * from that prefetched HTML. A link with a query (`/auth?next=…`) matches too: it signs
+ * nobody in either.
+ */
+export function speculationRules() {
+  const where = { href_matches: SPECULATION_TARGETS, relative_to: 'document' };
+  return JSON.stringify({
+    prefetch: [{ where, eagerness: 'immediate' }],
+    prerender: [{ where, eagerness: 'moderate' }],
+  });
+}
+
+/** The id of the inert element that carries the rules in a page (src/boot/speculation.ts reads it). */
+export const SPECULATION_RULES_ID = 'speculation-rules';
+
+/**
+ * The inert element for a page's head: JSON the browser neither runs nor acts on.
+ * @param {string} rules from speculationRules
+ */
+export function speculationRulesTag(rules) {
+  return `<script type="application/json" id="${SPECULATION_RULES_ID}">${rules}</script>`;
+}

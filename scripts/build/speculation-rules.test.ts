@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { scriptHash } from '../../src/boot/early-input.mjs';
+import { contentSecurityPolicy } from './security-headers.mjs';
+import {
+  SPECULATION_RULES_ID,
+  SPECULATION_TARGETS,
+  speculationRules,
+  speculationRulesTag,
+} from './speculation-rules.mjs';
+
+describe('speculationRules', () => {
+  const rules = JSON.parse(speculationRules());
+
+  it('prefetches and prerenders only the public pages that sign nobody in or out', () => {
+    expect(SPECULATION_TARGETS).toEqual(['/', '/auth', '/bundles']);
+    for (const action of ['prefetch', 'prerender']) {
+      for (const rule of rules[action]) expect(rule.where.href_matches).toEqual(SPECULATION_TARGETS);
+    }
+    expect(speculationRules()).not.toMatch(/set-password|resources|staff|admin/);
+  });
+
+  it('fetches the page as soon as its link is seen and renders it on the first sign of a tap', () => {
+    expect(rules.prefetch.map((rule: { eagerness: string }) => rule.eagerness)).toEqual(['immediate']);
+    expect(rules.prerender.map((rule: { eagerness: string }) => rule.eagerness)).toEqual(['moderate']);
+  });
+
+  it('travels in the page as inert JSON, and is allowed by its hash once in force', () => {
+    const text = speculationRules();
+    const tag = speculationRulesTag(text);
+    expect(tag).toBe(`<script type="application/json" id="${SPECULATION_RULES_ID}">${text}</script>`);
+    const policy = contentSecurityPolicy({ supabaseUrl: 'https://abc.supabase.co', scriptHashes: [scriptHash(text)] });
+    expect(policy).toContain(scriptHash(text));
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  });
+});
