@@ -173,6 +173,12 @@ describe('a member deletes their account', () => {
         contentType: 'image/png',
       });
     expect(avatar.error).toBeNull();
+    // A stamped copy the download function made for them (it carries their address).
+    const copy = `${member.id}/${randomUUID()}/v1.pdf`;
+    const stamped = await service.storage
+      .from('stamped-downloads')
+      .upload(copy, new Blob(['%PDF-1.4 stamped'], { type: 'application/pdf' }), { contentType: 'application/pdf' });
+    expect(stamped.error).toBeNull();
     // While the account lives, the same token lists the file (so the refusal below means something);
     // members never sign paid files themselves (the download function does).
     const listed = await member.client.storage.from('resources').list('ebook/erasure-test');
@@ -186,6 +192,8 @@ describe('a member deletes their account', () => {
     // Gone: the user, the avatar file (bytes too: the public URL answers 400 / not found).
     expect((await service.auth.admin.getUserById(member.id)).error?.status).toBe(404);
     expect((await service.storage.from('avatars').list(member.id)).data).toEqual([]);
+    expect((await service.storage.from('stamped-downloads').download(copy)).error).not.toBeNull();
+    expect((await service.storage.from('stamped-downloads').list(member.id)).data).toEqual([]);
     expect((await fetch(`${server.url}/storage/v1/object/public/avatars/${member.id}/avatar.png`)).ok).toBe(false);
 
     // Kept: the purchase, detached for good; the erasure log row.

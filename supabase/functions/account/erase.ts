@@ -30,7 +30,24 @@ async function removeAvatars(ctx: AccountContext, target: string): Promise<void>
   }
 }
 
-/** Logs, removes the avatar files, deletes the auth user, completes the log row. */
+/**
+ * Removes the member's stamped copies ({member}/{object}/{version}.{ext} in stamped-downloads, made
+ * by the download function): each carries their e-mail address.
+ */
+async function removeStampedCopies(ctx: AccountContext, target: string): Promise<void> {
+  const bucket = ctx.admin.storage.from('stamped-downloads');
+  const folders = await bucket.list(target, { limit: 1000 });
+  if (folders.error) throw new Error(`listing the stamped copies failed: ${folders.error.message}`);
+  for (const folder of folders.data ?? []) {
+    const files = await bucket.list(`${target}/${folder.name}`, { limit: 1000 });
+    if (files.error) throw new Error(`listing the stamped copies failed: ${files.error.message}`);
+    const names = (files.data ?? []).filter((o) => o.id !== null).map((o) => `${target}/${folder.name}/${o.name}`);
+    const removed = names.length ? await bucket.remove(names) : { error: null };
+    if (removed.error) throw new Error(`removing the stamped copies failed: ${removed.error.message}`);
+  }
+}
+
+/** Logs, removes the avatar files and stamped copies, deletes the auth user, completes the log row. */
 async function erase(
   ctx: AccountContext,
   target: string,
@@ -47,6 +64,7 @@ async function erase(
   if (logged.error) throw new Error(`logging the erasure failed: ${logged.error.message}`);
 
   await removeAvatars(ctx, target);
+  await removeStampedCopies(ctx, target);
 
   const deleted = await admin.auth.admin.deleteUser(target);
   if (deleted.error) throw new Error(`deleting the user failed: ${deleted.error.message}`);
