@@ -12,6 +12,7 @@
 //   npm run bench:launch                          N=200, C=40, budget = config.toml's email_sent
 //   npm run bench:launch -- --budget 40           a budget below the spike (100 new buyers)
 //   npm run bench:launch -- --orders 20 --concurrency 10 --per-buyer
+//   npm run bench:launch -- --flood 100 --flood-ips 3   strangers' sign-ups first, from 3 addresses
 //
 // Exits 1 on any lost or doubled order, wrong tier, second invitation, dead link, 5xx, a buyer
 // left without files, or p99 over 2 s (Shopify gives up after 5 s).
@@ -34,7 +35,9 @@ const PRODUCTS = /** @type {const} */ (['ebook', 'foundation', 'accelerated', 'c
 const PRICES = { ebook: '24.95', foundation: '49.00', accelerated: '499.00', complete: '1495.00' };
 
 /**
- * @typedef {{ orders: number, concurrency: number, budget: number, perBuyer: boolean, log: (line: string) => void }} BenchOptions
+ * @typedef {{ orders: number, concurrency: number, budget: number, perBuyer: boolean, flood: number,
+ *   floodIps: number, log: (line: string) => void }} BenchOptions
+ *   flood, floodIps: sign-ups from strangers just before the sales, from that many addresses.
  * @typedef {{ order: number, email: string, tier: typeof PRODUCTS[number], confirmed: boolean, paidAt: number,
  *   filesAt: number | null, waitedHours: number, invitations: number, linkWorks: boolean | null }} Buyer
  * @typedef {{ status: number, ms: number, invitation: string | null }} Delivery
@@ -236,6 +239,34 @@ async function drainInvitations({ server, run, buyers, waiting: waitingAfterSpik
       if (!b.confirmed && sent.has(b.email) && !sentInSpike.has(b.email) && !b.waitedHours) b.waitedHours = hours;
   }
   return { hours, runs };
+}
+
+/**
+ * A flood of sign-ups (each would mail a confirmation from the project's budget), `count` from
+ * each of `ips` addresses at once, as a script would send them: what got through, what the
+ * per-IP limit refused, and what the e-mail budget refused.
+ * @param {string} url @param {string} run @param {number} count @param {number} ips
+ */
+async function floodSignUps(url, run, count, ips) {
+  const tally = { sent: 0, perIp: 0, budget: 0, other: 0 };
+  const one = async (/** @type {number} */ ip, /** @type {number} */ n) => {
+    const res = await fetch(`${url}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { apikey: ANON_KEY, 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${ip}` },
+      body: JSON.stringify({ email: `flood-${run}-${ip}-${n}@example.com`, password: 'flood-pass-1' }),
+    });
+    const body = /** @type {{ error_code?: string }} */ (await res.json());
+    if (res.ok) tally.sent += 1;
+    else if (body.error_code === 'over_request_rate_limit') tally.perIp += 1;
+    else if (body.error_code === 'over_email_send_rate_limit') tally.budget += 1;
+    else tally.other += 1;
+  };
+  await Promise.all(
+    Array.from({ length: ips }, async (_, ip) => {
+      for (let n = 0; n < count; n += 1) await one(ip + 1, n);
+    }),
+  );
+  return tally;
 }
 
 /**
@@ -444,6 +475,7 @@ export async function runLaunchBench(options = {}) {
     // Deno boots on the first request; the spike is timed once the function serves.
     await fetch(`${server.url}/functions/v1/purchase-webhook/shopify`, { method: 'POST', body: '{}' });
 
+    const flood = await floodSignUps(server.url, run, options.flood ?? 0, options.floodIps ?? 1);
     const queue = deliveryQueue(buyers, run, concurrency);
     const { deliveries, spikeMs } = await deliverAll(server.url, queue, concurrency);
 
@@ -475,6 +507,10 @@ export async function runLaunchBench(options = {}) {
       drained,
     });
     const failures = failuresOf(report, buyers, deliveries);
+    if (options.flood)
+      log(
+        `  flood first:         ${options.flood} sign-ups from each of ${options.floodIps ?? 1} addresses: ${flood.sent} mailed, ${flood.perIp} refused per IP, ${flood.budget} refused by the e-mail budget, ${flood.other} other`,
+      );
     logReport(log, report, {
       buyers,
       spikeMs,
@@ -503,8 +539,12 @@ function parseArgs(argv) {
     else if (arg === '--concurrency' || arg === '-c') opts.concurrency = value();
     else if (arg === '--budget') opts.budget = value();
     else if (arg === '--per-buyer') opts.perBuyer = true;
+    else if (arg === '--flood') opts.flood = value();
+    else if (arg === '--flood-ips') opts.floodIps = value();
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run bench:launch -- [--orders N] [--concurrency C] [--budget B] [--per-buyer]');
+      console.log(
+        'usage: npm run bench:launch -- [--orders N] [--concurrency C] [--budget B] [--flood F --flood-ips K] [--per-buyer]',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);
   }
