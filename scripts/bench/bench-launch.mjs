@@ -12,6 +12,7 @@
 //   npm run bench:launch                          N=200, C=40, budget = config.toml's email_sent
 //   npm run bench:launch -- --budget 40           a budget below the spike (100 new buyers)
 //   npm run bench:launch -- --orders 20 --concurrency 10 --per-buyer
+//   npm run bench:launch -- --flood 100 --flood-ips 3   strangers' sign-ups first, from 3 addresses
 //
 // Exits 1 on any lost or doubled order, wrong tier, second invitation, dead link, 5xx, a buyer
 // left without files, or p99 over 2 s (Shopify gives up after 5 s).
@@ -34,7 +35,9 @@ const PRODUCTS = /** @type {const} */ (['ebook', 'foundation', 'accelerated', 'c
 const PRICES = { ebook: '24.95', foundation: '49.00', accelerated: '499.00', complete: '1495.00' };
 
 /**
- * @typedef {{ orders: number, concurrency: number, budget: number, perBuyer: boolean, log: (line: string) => void }} BenchOptions
+ * @typedef {{ orders: number, concurrency: number, budget: number, perBuyer: boolean, flood: number,
+ *   floodIps: number, log: (line: string) => void }} BenchOptions
+ *   flood, floodIps: sign-ups from strangers just before the sales, from that many addresses.
  * @typedef {{ order: number, email: string, tier: typeof PRODUCTS[number], confirmed: boolean, paidAt: number,
  *   filesAt: number | null, waitedHours: number, invitations: number, linkWorks: boolean | null }} Buyer
  * @typedef {{ status: number, ms: number, invitation: string | null }} Delivery
@@ -239,11 +242,42 @@ async function drainInvitations({ server, run, buyers, waiting: waitingAfterSpik
 }
 
 /**
- * The new buyers, through the inbox: exactly one invitation, and its link works.
+ * A flood of sign-ups (each would mail a confirmation from the project's budget), `count` from
+ * each of `ips` addresses at once, as a script would send them: what got through, what the
+ * per-IP limit refused, and what the e-mail budget refused.
+ * @param {string} url @param {string} run @param {number} count @param {number} ips
+ */
+async function floodSignUps(url, run, count, ips) {
+  const tally = { sent: 0, perIp: 0, budget: 0, other: 0 };
+  const one = async (/** @type {number} */ ip, /** @type {number} */ n) => {
+    const res = await fetch(`${url}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { apikey: ANON_KEY, 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${ip}` },
+      body: JSON.stringify({ email: `flood-${run}-${ip}-${n}@example.com`, password: 'flood-pass-1' }),
+    });
+    const body = /** @type {{ error_code?: string }} */ (await res.json());
+    if (res.ok) tally.sent += 1;
+    else if (body.error_code === 'over_request_rate_limit') tally.perIp += 1;
+    else if (body.error_code === 'over_email_send_rate_limit') tally.budget += 1;
+    else tally.other += 1;
+  };
+  await Promise.all(
+    Array.from({ length: ips }, async (_, ip) => {
+      for (let n = 0; n < count; n += 1) await one(ip + 1, n);
+    }),
+  );
+  return tally;
+}
+
+/**
+ * The new buyers, through the inbox: exactly one invitation, and its link works: what the
+ * site's confirm page does when the buyer presses its button (POST /verify with the link's token
+ * hash), each buyer from an address of their own (the auth server's per-IP limits read
+ * X-Forwarded-For).
  * @param {string} url @param {Buyer[]} buyers
  */
 async function readInboxes(url, buyers) {
-  for (const b of buyers.filter((x) => !x.confirmed)) {
+  for (const [i, b] of buyers.filter((x) => !x.confirmed).entries()) {
     const res = await fetch(`${url}/inbox?email=${encodeURIComponent(b.email)}`, {
       headers: { apikey: ANON_KEY },
     });
@@ -255,9 +289,13 @@ async function readInboxes(url, buyers) {
     const first = invites[0];
     if (!first) continue;
     const tapped = Date.now();
-    const landed = await fetch(first.link, { redirect: 'manual' });
-    const location = landed.headers.get('location') ?? '';
-    b.linkWorks = location.includes('/auth/set-password#access_token=');
+    const pressed = await fetch(`${url}/auth/v1/verify`, {
+      method: 'POST',
+      headers: { apikey: ANON_KEY, 'content-type': 'application/json', 'x-forwarded-for': `10.9.${i >> 8}.${i & 255}` },
+      body: JSON.stringify({ type: 'invite', token_hash: new URL(first.link).searchParams.get('token') }),
+    });
+    b.linkWorks =
+      pressed.ok && typeof (/** @type {{ access_token?: unknown }} */ (await pressed.json()).access_token) === 'string';
     // Payment to the e-mail in the inbox, then the tap to a signed-in page with the tier
     // granted (the bench reads the inbox only after the spike, so that gap is not counted).
     if (b.linkWorks) b.filesAt = b.paidAt + (Date.parse(first.created_at) - b.paidAt) + (Date.now() - tapped);
@@ -437,6 +475,7 @@ export async function runLaunchBench(options = {}) {
     // Deno boots on the first request; the spike is timed once the function serves.
     await fetch(`${server.url}/functions/v1/purchase-webhook/shopify`, { method: 'POST', body: '{}' });
 
+    const flood = await floodSignUps(server.url, run, options.flood ?? 0, options.floodIps ?? 1);
     const queue = deliveryQueue(buyers, run, concurrency);
     const { deliveries, spikeMs } = await deliverAll(server.url, queue, concurrency);
 
@@ -468,6 +507,10 @@ export async function runLaunchBench(options = {}) {
       drained,
     });
     const failures = failuresOf(report, buyers, deliveries);
+    if (options.flood)
+      log(
+        `  flood first:         ${options.flood} sign-ups from each of ${options.floodIps ?? 1} addresses: ${flood.sent} mailed, ${flood.perIp} refused per IP, ${flood.budget} refused by the e-mail budget, ${flood.other} other`,
+      );
     logReport(log, report, {
       buyers,
       spikeMs,
@@ -496,8 +539,12 @@ function parseArgs(argv) {
     else if (arg === '--concurrency' || arg === '-c') opts.concurrency = value();
     else if (arg === '--budget') opts.budget = value();
     else if (arg === '--per-buyer') opts.perBuyer = true;
+    else if (arg === '--flood') opts.flood = value();
+    else if (arg === '--flood-ips') opts.floodIps = value();
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run bench:launch -- [--orders N] [--concurrency C] [--budget B] [--per-buyer]');
+      console.log(
+        'usage: npm run bench:launch -- [--orders N] [--concurrency C] [--budget B] [--flood F --flood-ips K] [--per-buyer]',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);
   }
