@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { speculationRules, speculationRulesTag } from '../../scripts/build/speculation-rules.mjs';
 import { speculateAfterLoad } from './speculation';
 
@@ -6,40 +6,52 @@ afterEach(() => {
   document.head.innerHTML = '';
 });
 
-/** A window whose page is still loading until `load()`. */
+/** A window whose page is still loading until `load()`; idle at the next task after that. */
 function loadingWindow() {
   const target = new EventTarget();
-  const win = Object.assign(target, { document: { readyState: 'loading' } }) as unknown as Window;
+  const win = Object.assign(target, {
+    document: { readyState: 'loading' },
+    setTimeout: (callback: () => void) => setTimeout(callback, 0),
+    clearTimeout: (handle: ReturnType<typeof setTimeout>) => clearTimeout(handle),
+  }) as unknown as Window;
   return { win, load: () => target.dispatchEvent(new Event('load')) };
 }
 
 const active = () => [...document.querySelectorAll('script[type="speculationrules"]')];
 
 describe('speculateAfterLoad', () => {
-  it('puts the page’s rules in force once it has loaded, with exactly the text the policy hashes', () => {
+  it('puts the page’s rules in force once it has loaded, with exactly the text the policy hashes', async () => {
     document.head.innerHTML = speculationRulesTag(speculationRules());
     const { win, load } = loadingWindow();
     speculateAfterLoad(document, win);
     expect(active()).toEqual([]);
     load();
-    expect(active().map((script) => script.textContent)).toEqual([speculationRules()]);
+    await vi.waitFor(() => expect(active().map((script) => script.textContent)).toEqual([speculationRules()]));
   });
 
-  it('puts nothing in force once stopped (the app has started), and takes away what was', () => {
+  it('puts nothing in force once stopped (the app has started), and takes away what was', async () => {
     document.head.innerHTML = speculationRulesTag(speculationRules());
     const early = loadingWindow();
-    speculateAfterLoad(document, early.win)();
+    const stopEarly = speculateAfterLoad(document, early.win);
     early.load();
+    stopEarly();
+    // A task queued now runs after the idle callback the load queued.
+    await new Promise((resolve) => early.win.setTimeout(resolve, 0));
     expect(active()).toEqual([]);
 
-    const stop = speculateAfterLoad(document, window);
-    expect(active()).toHaveLength(1);
+    const loaded = loadingWindow();
+    const stop = speculateAfterLoad(document, loaded.win);
+    loaded.load();
+    await vi.waitFor(() => expect(active()).toHaveLength(1));
     stop();
     expect(active()).toEqual([]);
   });
 
-  it('does nothing on a page without rules (a member page)', () => {
-    speculateAfterLoad(document, window);
+  it('does nothing on a page without rules (a member page)', async () => {
+    const page = loadingWindow();
+    speculateAfterLoad(document, page.win);
+    page.load();
+    await new Promise((resolve) => page.win.setTimeout(resolve, 0));
     expect(active()).toEqual([]);
   });
 });
