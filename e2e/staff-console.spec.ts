@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { build, preview, type PreviewServer } from 'vite';
 import { runInvitationSchedule } from '../packages/supabase-stand-in/cron.mjs';
 import { resourceCards } from '../src/content/resources';
 import { tierRank } from '../src/content/tiers';
 import { e2eEnv } from './env';
 import { readInbox } from './inbox';
-import { admin, expect, expectAccessible, signInAs, test } from './fixtures';
+import { admin, anonClient, expect, expectAccessible, signInAs, test } from './fixtures';
 import { deliverStripeSale } from './webhook';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -140,6 +145,8 @@ async function seedSale(amountCents: number, paidAt: Date, refundedAt?: Date) {
 test('the dashboard’s figures equal a count by hand over seeded purchases', async ({ page, makeUser }) => {
   // XTS, ISO 4217's code for tests, is this test's alone: its figures are exact while other
   // tests record sales in other currencies.
+  // A run before this one (or a repeat) left its own XTS sales: the count starts from none.
+  expect((await admin.from('purchases').delete().eq('currency', 'XTS')).error).toBeNull();
   const now = Date.now();
   await seedSale(1000, new Date(now));
   await seedSale(2000, new Date(now), new Date(now));
@@ -189,4 +196,79 @@ test('the dashboard’s figures equal a count by hand over seeded purchases', as
       .toBe(true);
   }
   await expectAccessible(page);
+});
+
+/** The rebuild a catalog change starts (the static host's build hook): `vite build` into `outDir`. */
+async function rebuildSite(outDir: string) {
+  process.env.VITE_SUPABASE_URL = e2eEnv.supabaseUrl;
+  process.env.VITE_SUPABASE_ANON_KEY = e2eEnv.anonKey;
+  await build({
+    configFile: path.resolve('vite.config.ts'),
+    mode: 'production',
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true },
+  });
+}
+
+/** `vite preview` of `outDir` on a free port, as the static host serves the new build. */
+async function previewOf(outDir: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: PreviewServer = await preview({
+    configFile: path.resolve('vite.config.ts'),
+    logLevel: 'silent',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+  });
+  const { port } = server.httpServer.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+test('staff change the Foundation Builder price and checkout link, and /bundles shows both after the rebuild', async ({
+  page,
+  makeUser,
+  request,
+}) => {
+  test.setTimeout(300_000);
+  const staff = await makeUser({ staff: true });
+  const staffClient = anonClient();
+  expect(
+    (await staffClient.auth.signInWithPassword({ email: staff.email, password: staff.password })).error,
+  ).toBeNull();
+  const { data: before } = await staffClient.rpc('staff_catalog');
+  const original = (before as { products: { tier: string; provider_ids: unknown }[] }).products.find(
+    (p) => p.tier === 'foundation',
+  );
+  expect(original).toBeTruthy();
+  const link = `https://checkout.yesyoucanbook.com/b/foundation-${randomUUID().slice(0, 8)}`;
+  const outDir = await mkdtemp(path.join(os.tmpdir(), 'catalog-rebuild-'));
+  let site: Awaited<ReturnType<typeof previewOf>> | null = null;
+  try {
+    await signInAs(page, staff);
+    await page.goto('/staff/catalog');
+    const form = page.getByRole('form', { name: 'Foundation Builder' });
+    await form.getByLabel('Price shown (US$)').fill('59.50');
+    await form.getByLabel('Checkout link').fill('http://not-https.example.com/f');
+    await form.getByRole('button', { name: 'Save Foundation Builder' }).click();
+    await expect(form.getByLabel('Checkout link')).toHaveAccessibleDescription(/must be an https:\/\/ link/);
+    await form.getByLabel('Checkout link').fill(link);
+    await form.getByRole('button', { name: 'Save Foundation Builder' }).click();
+    await expect(page.getByText('Foundation Builder saved')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Catalog changes, newest first' })).toContainText(
+      'price_cents: 4900 → 5950',
+    );
+
+    await rebuildSite(outDir);
+    site = await previewOf(outDir);
+    // As a visitor without JavaScript reads it: the prerendered page as served.
+    const html = await (await request.get(`${site.url}/bundles`)).text();
+    expect(html).toContain('$59.50');
+    expect(html).toContain(`href="${link}"`);
+  } finally {
+    await site?.close();
+    await rm(outDir, { recursive: true, force: true });
+    const restore = await staffClient.rpc('staff_save_product', {
+      p_tier: 'foundation',
+      p_product: { ...original, name: 'Foundation Builder' },
+    });
+    expect(restore.error).toBeNull();
+  }
 });

@@ -1,16 +1,9 @@
 /**
- * What the checkouts sell and which tier each sale grants: the one place the purchase webhook
- * (`supabase/functions/purchase-webhook`) learns that a Shopify product or a Stripe price is,
- * say, the Foundation Builder bundle. The bundles themselves (names, prices, copy) are in
- * `bundles.ts`; the ebook is the `ebook` tier.
- *
- * OWNER: every id below that starts with `REPLACE_ME` is a placeholder. Put your own in before
- * launch: Shopify product ids (Products → open the product → the number at the end of the URL)
- * or variant ids, and Stripe price ids (`price_…`, on the product's page in the Stripe
- * dashboard). A sale of an id that is listed nowhere is acknowledged, logged and grants nothing.
- *
- * The Edge Function (Deno) imports this file as it is, and Deno wants every import written
- * with its extension: hence `./tiers.ts`, and nothing here that imports through `@/`.
+ * The demo catalog's provider ids, as `supabase/seed.sql` seeds them (`REPLACE_ME_<kind>_<tier>`):
+ * what `npm run purchase:simulate`, the launch benchmark and the tests send as a sale of each
+ * product. The purchase webhook does not read this file: it matches each sale against the
+ * catalog in the database (`catalog_provider_ids`), which staff edit on /staff/catalog. See
+ * docs/decisions/068-catalog-in-the-database.md.
  */
 import type { Tier } from './tiers.ts';
 
