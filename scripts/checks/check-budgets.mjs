@@ -53,13 +53,14 @@ export const APP_MODULE = 'src/app/start.tsx';
  * - `/bundles` and `/upgrade` add their own chunks of a few KB: 122 KB. `/privacy` is text from
  *   src/content/privacy.ts and nothing else: the same 122 KB.
  * - `/auth` adds the form, zod, Radix tabs and the label but not supabase-js, which loads
- *   after the form shows: 174 KB.
+ *   after the form shows, plus the e-mail code's screen wiring and the sign-in overlap: 175 KB
+ *   (docs/decisions/078-auth-budget-175.md).
  * - CSS: one Tailwind file for the whole site: 9 KB.
  * - HTML: 14 KB for every page: the first screen in one round trip.
  */
 export const BUDGETS = {
   firstLoad: { '/': 5 * KB, '/bundles': 5 * KB, '/upgrade': 5 * KB, '/privacy': 5 * KB, '/auth': 5 * KB },
-  js: { '/': 118 * KB, '/bundles': 122 * KB, '/upgrade': 122 * KB, '/privacy': 122 * KB, '/auth': 174 * KB },
+  js: { '/': 118 * KB, '/bundles': 122 * KB, '/upgrade': 122 * KB, '/privacy': 122 * KB, '/auth': 175 * KB },
   css: { '/': 9 * KB, '/bundles': 9 * KB, '/upgrade': 9 * KB, '/privacy': 9 * KB, '/auth': 9 * KB },
   html: { '/': 14 * KB, '/bundles': 14 * KB, '/upgrade': 14 * KB, '/privacy': 14 * KB, '/auth': 14 * KB },
 };
