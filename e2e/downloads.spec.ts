@@ -60,6 +60,9 @@ test('a member downloads a PDF stamped with their e-mail, and staff see the down
   await expect(row).toBeVisible();
   await expect(row.getByRole('cell').nth(2)).toHaveText(/^[0-9a-f.:]+$/);
   await expectAccessible(staffPage);
+  await staffPage.goto('/staff');
+  const topFiles = staffPage.getByRole('region', { name: 'Top files by downloads, last 30 days' });
+  await expect(topFiles.getByRole('listitem').filter({ hasText: worksheet })).toBeVisible();
   await staffContext.close();
 });
 

@@ -49,15 +49,25 @@ export const PUBLIC_PAGES = Object.freeze([
 export const MEMBER_TABLES = Object.freeze([
   'account_erasures',
   'buyer_invitations',
+  'catalog_audit',
+  'catalog_provider_ids',
   'download_log',
+  'owner_settings',
   'profiles',
   'purchases',
   'staff',
   'tier_audit',
   'tier_grants',
+  'unmatched_sales',
   'user_tiers',
   'webhook_events',
 ]);
+
+/**
+ * The tables public pages read: anon may select only the columns the pages show (column grants,
+ * proven per actor in supabase/tests/database/catalog.test.sql), so they are not member tables.
+ */
+export const PUBLIC_TABLES = Object.freeze(['catalog_products']);
 
 /** The purchase webhook's providers (supabase/functions/purchase-webhook). */
 export const WEBHOOK_PROVIDERS = Object.freeze(['shopify', 'stripe']);

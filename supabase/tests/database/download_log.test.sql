@@ -6,7 +6,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 
-select plan(30);
+select plan(31);
 
 insert into storage.objects (bucket_id, name, owner, metadata, version) values
   ('resources', 'ebook/sample/ebook-guide.pdf', null, '{"mimetype": "application/pdf", "size": 10}', 'v1'),
@@ -68,6 +68,8 @@ select results_eq($$ select file_name, downloads, members from public.staff_down
 select results_eq($$ select email, downloads, addresses from public.staff_download_flags(0, 5) $$,
   $$ values ('ebook@example.com', 1::bigint, 1::bigint), ('foundation@example.com', 1::bigint, 1::bigint) $$, 'staff: members past a limit are flagged');
 select is_empty($$ select email from public.staff_download_flags(30, 5) $$, 'staff: nobody past the default limits');
+select is(public.staff_dashboard() -> 'top_files', '[{"name": "ebook/sample/ebook-guide.pdf", "downloads": 2}]'::jsonb,
+  'staff: the dashboard''s top files are the log''s, most downloaded first');
 reset role;
 
 select * from finish();

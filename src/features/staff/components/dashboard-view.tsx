@@ -15,12 +15,10 @@ export type DashboardViewProps = {
   dashboard: ReadState<StaffDashboard>;
   /** The chart of sales per day (the container loads the chart library only on this page). */
   chart?: (rows: ReturnType<typeof chartRows>) => ReactNode;
-  /** The top files by downloads, once downloads are logged; the section says so until then. */
-  topFiles?: ReactNode;
 };
 
 /** /staff: the owner's figures at a glance, computed by the database in the owner's time zone. */
-export function DashboardView({ dashboard, chart, topFiles }: DashboardViewProps) {
+export function DashboardView({ dashboard, chart }: DashboardViewProps) {
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6">
       <header className="flex flex-col gap-3">
@@ -40,12 +38,12 @@ export function DashboardView({ dashboard, chart, topFiles }: DashboardViewProps
           <RetryButton retry={dashboard.retry} retrying={dashboard.retrying} variant="gold" size="md" />
         </div>
       )}
-      {dashboard.status === 'ready' && <Figures data={dashboard.data} chart={chart} topFiles={topFiles} />}
+      {dashboard.status === 'ready' && <Figures data={dashboard.data} chart={chart} />}
     </main>
   );
 }
 
-function Figures({ data, chart, topFiles }: { data: StaffDashboard } & Pick<DashboardViewProps, 'chart' | 'topFiles'>) {
+function Figures({ data, chart }: { data: StaffDashboard } & Pick<DashboardViewProps, 'chart'>) {
   const rows = chartRows(data);
   return (
     <>
@@ -68,11 +66,26 @@ function Figures({ data, chart, topFiles }: { data: StaffDashboard } & Pick<Dash
       </section>
       <section aria-labelledby="top-files-title" className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
         <h2 id="top-files-title" className="text-navy-900 text-xl font-semibold">
-          Top files by downloads
+          Top files by downloads, last 30 days
         </h2>
-        {topFiles ?? <p className="text-navy-800 mt-2">Downloads are not logged yet.</p>}
+        <TopFiles files={data.top_files} />
       </section>
     </>
+  );
+}
+
+function TopFiles({ files }: { files: StaffDashboard['top_files'] }) {
+  if (files === null) return <p className="text-navy-800 mt-2">Downloads are not logged yet.</p>;
+  if (files.length === 0) return <p className="text-navy-800 mt-2">No downloads in the last 30 days.</p>;
+  return (
+    <ol className="text-navy-800 mt-2 list-decimal space-y-1 pl-6">
+      {files.map((file) => (
+        <li key={file.name}>
+          <span className="break-all">{file.name}</span>: {file.downloads}{' '}
+          {file.downloads === 1 ? 'download' : 'downloads'}
+        </li>
+      ))}
+    </ol>
   );
 }
 
