@@ -8,7 +8,7 @@ import { runInvitationSchedule } from '../packages/supabase-stand-in/cron.mjs';
 import { resourceCards } from '../src/content/resources';
 import { tierRank } from '../src/content/tiers';
 import { e2eEnv } from './env';
-import { readInbox } from './inbox';
+import { openMailLink, readInbox } from './inbox';
 import { admin, anonClient, expect, expectAccessible, signInAs, test } from './fixtures';
 import { deliverStripeSale } from './webhook';
 
@@ -67,7 +67,7 @@ test('a Stripe sale of an unknown price is kept; staff map it in one step, and t
     const [mail] = await readInbox(email);
     await page.context().clearCookies();
     await page.evaluate(() => localStorage.clear());
-    await page.goto(mail?.link ?? '');
+    await openMailLink(page, mail?.link ?? '');
     await expect(page).toHaveURL(/\/auth\/set-password/);
     await page.getByLabel('New password', { exact: true }).fill('buyer-pass-1');
     await page.getByLabel('Confirm password').fill('buyer-pass-1');
