@@ -90,6 +90,11 @@ create table auth.users (
 );
 comment on table auth.users is 'Auth: stores user login data within a secure schema.';
 create unique index users_email_partial_key on auth.users (email) where (is_sso_user = false);
+-- GoTrue's own indexes on its instance (every query of internal/models/user.go asks for
+-- instance_id = uuid.Nil): migrations/00_init_auth_schema.up.sql and
+-- 20220114185221_update_user_idx.up.sql in github.com/supabase/auth.
+create index users_instance_id_idx on auth.users using btree (instance_id);
+create index users_instance_id_email_idx on auth.users using btree (instance_id, lower(email));
 
 create table auth.identities (
   provider_id text not null,

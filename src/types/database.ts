@@ -603,6 +603,19 @@ export type Database = {
           members: number;
         }[];
       };
+      staff_export_members: {
+        Args: { after_email?: string; after_id?: string; page_size?: number; search?: string };
+        Returns: {
+          created_at: string;
+          email: string;
+          email_key: string;
+          last_sign_in_at: string;
+          purchase_count: number;
+          tier: Database['public']['Enums']['tier'];
+          tier_source: string;
+          user_id: string;
+        }[];
+      };
       staff_list_members: {
         Args: { page_offset?: number; page_size?: number; search?: string };
         Returns: {
