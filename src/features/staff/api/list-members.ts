@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { QUERY_RETRIES } from '@/lib/query-client';
 import { readState, type ReadState } from '@/lib/read-state';
-import { parseMembersPage, type MemberRow, type MembersPage } from '../lib/members';
+import { parseExportPage, parseMembersPage, type ExportRow, type MemberRow, type MembersPage } from '../lib/members';
+import { readAllPages } from '../lib/members-export';
 import { callStaffRpc, isStaffRefusal } from './staff-rpc';
 
 export const MEMBERS_PAGE_SIZE = 25;
@@ -40,14 +41,19 @@ export function useMembers(search: string, offset: number): ReadState<MembersPag
 }
 
 /**
- * Every member the search matches, all pages, for the export. Stops at the total the first
- * page reported, or at a short page (members removed while it reads).
+ * Every member the search matches, all pages, for the export: keyset pages (each starts after
+ * the last row of the one before), so each costs what the first does. See
+ * docs/decisions/082-staff-pages-at-scale.md.
  */
 export async function listAllMembers(search: string): Promise<MemberRow[]> {
-  const all: MemberRow[] = [];
-  for (;;) {
-    const { members, total } = await listMembers(search, all.length, EXPORT_PAGE_SIZE);
-    all.push(...members);
-    if (members.length < EXPORT_PAGE_SIZE || all.length >= total) return all;
-  }
+  const rows = await readAllPages<ExportRow>(async (after) => {
+    const page = await callStaffRpc('staff_export_members', {
+      search,
+      after_email: after?.emailKey ?? undefined,
+      after_id: after?.userId,
+      page_size: EXPORT_PAGE_SIZE,
+    });
+    return parseExportPage(page);
+  }, EXPORT_PAGE_SIZE);
+  return rows.map(({ emailKey: _key, ...member }) => member);
 }

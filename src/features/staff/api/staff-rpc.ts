@@ -31,6 +31,7 @@ export function isStaffRefusal(error: unknown): boolean {
 
 type StaffFunction =
   | 'staff_list_members'
+  | 'staff_export_members'
   | 'staff_member_detail'
   | 'grant_tier'
   | 'revoke_tier'

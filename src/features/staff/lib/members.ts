@@ -9,27 +9,40 @@ import { tiers } from '@/content/tiers';
  */
 const tier = z.enum(tiers);
 
+const memberColumns = {
+  user_id: z.string(),
+  email: z.string().nullable(),
+  tier: tier.nullable(),
+  tier_source: z.enum(['purchase', 'staff']).nullable(),
+  purchase_count: z.number(),
+  created_at: z.string(),
+  last_sign_in_at: z.string().nullable(),
+};
+
+const toMember = (row: z.infer<z.ZodObject<typeof memberColumns>>) => ({
+  userId: row.user_id,
+  email: row.email ?? '',
+  tier: row.tier,
+  tierSource: row.tier_source,
+  purchaseCount: row.purchase_count,
+  createdAt: row.created_at,
+  lastSignInAt: row.last_sign_in_at,
+});
+
 export const memberRowSchema = z
-  .object({
-    user_id: z.string(),
-    email: z.string().nullable(),
-    tier: tier.nullable(),
-    tier_source: z.enum(['purchase', 'staff']).nullable(),
-    purchase_count: z.number(),
-    created_at: z.string(),
-    last_sign_in_at: z.string().nullable(),
-    total_count: z.number(),
-  })
-  .transform((row) => ({
-    userId: row.user_id,
-    email: row.email ?? '',
-    tier: row.tier,
-    tierSource: row.tier_source,
-    purchaseCount: row.purchase_count,
-    createdAt: row.created_at,
-    lastSignInAt: row.last_sign_in_at,
-    totalCount: row.total_count,
-  }));
+  .object({ ...memberColumns, total_count: z.number() })
+  .transform((row) => ({ ...toMember(row), totalCount: row.total_count }));
+
+/** A row of the export's keyset pages: `emailKey` and `userId` are where the next page starts. */
+const exportRowSchema = z
+  .object({ ...memberColumns, email_key: z.string().nullable() })
+  .transform((row) => ({ ...toMember(row), emailKey: row.email_key }));
+
+export type ExportRow = z.infer<typeof exportRowSchema>;
+
+export function parseExportPage(rows: unknown): ExportRow[] {
+  return z.array(exportRowSchema).parse(rows);
+}
 
 export type MemberRow = Omit<z.infer<typeof memberRowSchema>, 'totalCount'>;
 
