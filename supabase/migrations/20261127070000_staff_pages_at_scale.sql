@@ -6,10 +6,11 @@
 --   dashboard_period and dashboard_chart (whose per-day subquery read the 90 days once per day:
 --   the planner inlines a CTE referenced once);
 -- * staff_list_members counts the matches once and cuts its page first, then computes the tier
---   source and purchase count of that page's members only. It reads the users of GoTrue's
---   instance (instance_id nil, which every query of GoTrue's internal/models/user.go asks for),
---   so GoTrue's own index users_instance_id_email_idx (instance_id, lower(email)) serves its
---   order: the migration role does not own auth.users and cannot index it;
+--   source and purchase count of that page's members only. Its order comes from GoTrue's own
+--   index users_instance_id_email_idx (instance_id, lower(email)) for the accounts GoTrue makes
+--   (nil instance id: each query of GoTrue's internal/models/user.go asks for it), merged with any
+--   other row (usually none) found through users_instance_id_idx: the migration role does not own
+--   auth.users and cannot index it;
 -- * indexes (below) let the dashboard's sums read indexes alone, and staff_download_totals
 --   count each file's downloads and distinct members in one pass in (file, member) order.
 -- The CSV export's keyset pages are the next migration (staff_export_members).
@@ -165,15 +166,25 @@ begin
       (select count(*)::integer from public.purchases p where p.user_id = m.id),
       m.created_at, m.last_sign_in_at, m.total
     from (
-      select u.id, u.email, u.created_at, u.last_sign_in_at, lower(u.email) as sort_key,
-        (select count(*) from auth.users c
-         where c.instance_id = '00000000-0000-0000-0000-000000000000'
-           and position(lower(coalesce(search, '')) in lower(coalesce(c.email, ''))) > 0) as total
-      from auth.users u
-      where u.instance_id = '00000000-0000-0000-0000-000000000000'
-        and position(lower(coalesce(search, '')) in lower(coalesce(u.email, ''))) > 0
-      order by lower(u.email), u.id
-      limit page_size offset page_offset
+      select a.*, (select count(*) from auth.users c
+                   where position(lower(coalesce(search, '')) in lower(coalesce(c.email, ''))) > 0) as total
+      from (
+        (select u.id, u.email, u.created_at, u.last_sign_in_at, lower(u.email) as sort_key
+         from auth.users u
+         where u.instance_id = '00000000-0000-0000-0000-000000000000'
+           and position(lower(coalesce(search, '')) in lower(coalesce(u.email, ''))) > 0
+         order by lower(u.email), u.id
+         limit page_offset + page_size)
+        union all
+        (select u.id, u.email, u.created_at, u.last_sign_in_at, lower(u.email)
+         from auth.users u
+         where (u.instance_id > '00000000-0000-0000-0000-000000000000' or u.instance_id is null)
+           and position(lower(coalesce(search, '')) in lower(coalesce(u.email, ''))) > 0
+         order by lower(u.email), u.id
+         limit page_offset + page_size)
+        order by 5, 1
+        limit page_size offset page_offset
+      ) a
     ) m
     left join public.user_tiers ut on ut.user_id = m.id
     order by m.sort_key, m.id;

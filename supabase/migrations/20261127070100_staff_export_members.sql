@@ -10,9 +10,11 @@
  * both null for the first page, after_email null with after_id set for a page among the members
  * without an e-mail. Definer: reads auth.users.
  *
- * Only users of GoTrue's instance (instance_id nil: every query of GoTrue's models/user.go asks
- * for it) are members, and that is what lets GoTrue's own index users_instance_id_email_idx
- * (instance_id, lower(email)) serve the order: the migration role cannot index auth.users.
+ * The order is served by GoTrue's own index users_instance_id_email_idx (instance_id,
+ * lower(email)): the migration role does not own auth.users and cannot index it. Every account
+ * GoTrue makes has the nil instance id (each query of its internal/models/user.go asks for it), so
+ * those come in index order, merged with any other row (another or no instance id: written by
+ * SQL, usually none) found through users_instance_id_idx and sorted.
  */
 create function private.staff_export_members(search text, after_email text, after_id uuid, page_size integer)
 returns table (
@@ -44,13 +46,24 @@ begin
         (select count(*)::integer from public.purchases p where p.user_id = m.id),
         m.created_at, m.last_sign_in_at, m.sort_key
       from (
-        select u.id, u.email, u.created_at, u.last_sign_in_at, lower(u.email) as sort_key
-        from auth.users u
-        where u.instance_id = '00000000-0000-0000-0000-000000000000'
-          and lower(u.email) >= coalesce(after_email, '')
-          and (after_email is null or (lower(u.email), u.id) > (after_email, after_id))
-          and position(v_search in lower(u.email)) > 0
-        order by lower(u.email), u.id
+        (select u.id, u.email, u.created_at, u.last_sign_in_at, lower(u.email) as sort_key
+         from auth.users u
+         where u.instance_id = '00000000-0000-0000-0000-000000000000'
+           and lower(u.email) >= coalesce(after_email, '')
+           and (after_email is null or (lower(u.email), u.id) > (after_email, after_id))
+           and position(v_search in lower(u.email)) > 0
+         order by lower(u.email), u.id
+         limit page_size)
+        union all
+        (select u.id, u.email, u.created_at, u.last_sign_in_at, lower(u.email)
+         from auth.users u
+         where (u.instance_id > '00000000-0000-0000-0000-000000000000' or u.instance_id is null)
+           and lower(u.email) >= coalesce(after_email, '')
+           and (after_email is null or (lower(u.email), u.id) > (after_email, after_id))
+           and position(v_search in lower(u.email)) > 0
+         order by lower(u.email), u.id
+         limit page_size)
+        order by 5, 1
         limit page_size
       ) m
       left join public.user_tiers ut on ut.user_id = m.id
@@ -65,8 +78,7 @@ begin
         u.created_at, u.last_sign_in_at, null::text
       from auth.users u
       left join public.user_tiers ut on ut.user_id = u.id
-      where u.instance_id = '00000000-0000-0000-0000-000000000000'
-        and u.email is null
+      where u.email is null
         and (after_email is not null or after_id is null or u.id > after_id)
       order by u.id
       limit page_size - v_found;

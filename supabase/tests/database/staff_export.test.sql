@@ -98,17 +98,27 @@ select throws_ok($$ select * from public.staff_export_members('', null, null, 10
 select throws_ok($$ select * from public.staff_export_members('', 'a@example.com', null, 10) $$, '22023',
   'after_email needs after_id', 'refuses a cursor with an e-mail and no id');
 
--- Only users of GoTrue's instance are members: a row outside it is in neither list.
+-- Rows GoTrue did not write (another instance id, or none) are members too, merged into the order.
 reset role;
 insert into auth.users (instance_id, id, aud, role, email, created_at)
-values ('11111111-1111-1111-1111-111111111111', '00000000-0000-4000-8000-00000000c001', 'authenticated', 'authenticated',
-        'other@example.com', now());
+values
+  ('11111111-1111-1111-1111-111111111111', '00000000-0000-4000-8000-00000000c001', 'authenticated', 'authenticated', 'dan@example.com', now()),
+  (null, '00000000-0000-4000-8000-00000000c002', 'authenticated', 'authenticated', 'eve@example.com', now());
 set local role authenticated;
-select is_empty($$ select * from public.staff_export_members('other', null, null, 10) $$,
-  'the export leaves out a user of another instance');
-select is_empty($$ select * from public.staff_list_members('other') $$, 'the members page too');
-select results_eq($$ select distinct total_count from public.staff_list_members('', 25, 0) $$,
-  $$ values (10::bigint) $$, 'and does not count it');
+select results_eq(
+  $$ select email from public.staff_export_members('', 'complete@example.com', '00000000-0000-4000-8000-000000000004', 3) $$,
+  $$ values ('dan@example.com'), ('ebook@example.com'), ('eve@example.com') $$,
+  'the export merges rows of another or no instance id into the order');
+select results_eq(
+  $$ select email, total_count from public.staff_list_members('', 3, 4) $$,
+  $$ values ('dan@example.com', 12::bigint), ('ebook@example.com', 12::bigint), ('eve@example.com', 12::bigint) $$,
+  'the members page too, and counts them');
+select results_eq(
+  $$ select array_agg(user_id order by n) from (
+       select user_id, row_number() over () as n from public.staff_export_members('', null, null, 1000)) e $$,
+  $$ select array_agg(user_id order by n) from (
+       select user_id, row_number() over () as n from public.staff_list_members('', 1000, 0)) l $$,
+  'the export''s order is still the members page''s');
 
 select * from finish();
 rollback;
