@@ -174,14 +174,14 @@ begin
          where u.instance_id = '00000000-0000-0000-0000-000000000000'
            and position(lower(coalesce(search, '')) in lower(coalesce(u.email, ''))) > 0
          order by lower(u.email), u.id
-         limit page_offset + page_size)
+         limit page_offset::bigint + page_size)
         union all
         (select u.id, u.email, u.created_at, u.last_sign_in_at, lower(u.email)
          from auth.users u
          where (u.instance_id > '00000000-0000-0000-0000-000000000000' or u.instance_id is null)
            and position(lower(coalesce(search, '')) in lower(coalesce(u.email, ''))) > 0
          order by lower(u.email), u.id
-         limit page_offset + page_size)
+         limit page_offset::bigint + page_size)
         order by 5, 1
         limit page_size offset page_offset
       ) a

@@ -6,7 +6,7 @@ begin;
 create extension if not exists pgtap with schema extensions;
 set local search_path = public, extensions;
 
-select plan(19);
+select plan(20);
 
 -- Fixtures, as postgres: two addresses equal but for case (the order falls back on the id), two
 -- members without an e-mail (phone sign-ins), and a purchase by the ebook member.
@@ -113,6 +113,8 @@ select results_eq(
   $$ select email, total_count from public.staff_list_members('', 3, 4) $$,
   $$ values ('dan@example.com', 12::bigint), ('ebook@example.com', 12::bigint), ('eve@example.com', 12::bigint) $$,
   'the members page too, and counts them');
+select is_empty($$ select * from public.staff_list_members('', 25, 2147483647) $$,
+  'the members page: an offset past every member is an empty page');
 select results_eq(
   $$ select array_agg(user_id order by n) from (
        select user_id, row_number() over () as n from public.staff_export_members('', null, null, 1000)) e $$,
