@@ -26,9 +26,10 @@ import {
 } from '../../packages/supabase-stand-in/test-servers/pg-server.mjs';
 import { extrasSql, membersSql, STAFF_ID } from './staff-seed.mjs';
 
-/** The issue's limit for the staff's home page. */
+/** The staff's home page answers within this (docs/decisions/082-staff-pages-at-scale.md). */
 export const DASHBOARD_LIMIT_MS = 300;
 const WARM_UP = 3;
+/** The page's export reads this many members a call (src/features/staff/api/list-members.ts). */
 const EXPORT_PAGE_SIZE = 1000;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -146,7 +147,7 @@ function pageQueries(client, code, members) {
     },
     {
       page: '/staff/members',
-      name: `members last page (offset ${members - 25})`,
+      name: `members, a page at offset ${members - 25}`,
       run: q(`select * from public.staff_list_members('', 25, $1)`, [members - 25]),
     },
     {

@@ -16,7 +16,7 @@ describe('bench:staff (small)', () => {
     expect(results.map((r) => r.name)).toEqual([
       'dashboard (staff_dashboard)',
       'members page 1 (staff_list_members)',
-      'members last page (offset 2475)',
+      'members, a page at offset 2475',
       'search "maria", page 1',
       'waiting invitations (buyer_invitations)',
       'download flags',
