@@ -1,19 +1,22 @@
-import { randomUUID } from 'node:crypto';
+import type { Browser } from '@playwright/test';
 import { expect, test, waitForHydration } from './fixtures';
 import { e2eEnv } from './env';
+import { visitorProxy } from './visitor-proxy';
+import { fetchFrom, nextLoopbackAddress } from '../packages/supabase-stand-in/loopback-fetch.mjs';
 
 // The auth server's per-IP limits (packages/supabase-stand-in/auth/request-limits.mjs, as
-// GoTrue's): past them the forms say how long to wait. Each test is a visitor at an address of
-// its own (X-Forwarded-For, the header the limits read); the bucket refills continuously, so it
-// is spent from Node while the visitor's own request is held, then that request goes on.
+// GoTrue's): past them the forms say how long to wait. Each test is a visitor at a loopback
+// address of their own (the limits key on the connection's address): the browser context goes
+// through a proxy that connects from it, and Node spends the bucket from the same address while
+// the visitor's own request is held (the bucket refills continuously), then that request goes on.
 
 /** Spends what is left of one per-IP bucket from `address` (30 at most), until it answers 429. */
 async function exhaust(path: string, body: Record<string, unknown>, address: string) {
   const statuses: number[] = [];
   for (let i = 0; i < 31 && statuses.at(-1) !== 429; i += 1) {
-    const res = await fetch(`${e2eEnv.supabaseUrl}/auth/v1/${path}`, {
+    const res = await fetchFrom(address)(`${e2eEnv.supabaseUrl}/auth/v1/${path}`, {
       method: 'POST',
-      headers: { apikey: e2eEnv.anonKey, 'content-type': 'application/json', 'x-forwarded-for': address },
+      headers: { apikey: e2eEnv.anonKey, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     statuses.push(res.status);
@@ -21,16 +24,24 @@ async function exhaust(path: string, body: Record<string, unknown>, address: str
   expect(statuses.at(-1)).toBe(429);
 }
 
-function addressOf(test: string) {
-  const n = parseInt(randomUUID().slice(0, 4), 16);
-  return `100.${test === 'token' ? 64 : 65}.${n >> 8}.${n & 255}`;
+/** A browser context for a visitor at `address`, and what closes it. */
+async function visitorAt(browser: Browser, address: string) {
+  const proxy = await visitorProxy(address);
+  const context = await browser.newContext({ proxy: { server: proxy.server } });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await proxy.close();
+    },
+  };
 }
 
 test('past the sign-in limit, the form says to wait', async ({ browser }) => {
-  const address = addressOf('token');
-  const visitor = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': address } });
+  const address = nextLoopbackAddress();
+  const visitor = await visitorAt(browser, address);
   try {
-    const page = await visitor.newPage();
+    const page = await visitor.context.newPage();
     await page.route('**/auth/v1/token?grant_type=password', async (route) => {
       await exhaust('token?grant_type=password', { email: 'nobody@example.com', password: 'guess' }, address);
       await route.continue();
@@ -48,10 +59,10 @@ test('past the sign-in limit, the form says to wait', async ({ browser }) => {
 });
 
 test('past the verification limit, the code form says to wait', async ({ browser }) => {
-  const address = addressOf('verify');
-  const visitor = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': address } });
+  const address = nextLoopbackAddress();
+  const visitor = await visitorAt(browser, address);
   try {
-    const page = await visitor.newPage();
+    const page = await visitor.context.newPage();
     await page.route('**/auth/v1/verify', async (route) => {
       await exhaust('verify', { type: 'email', email: 'nobody@example.com', token: '000000' }, address);
       await route.continue();
