@@ -1,4 +1,4 @@
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 /**
@@ -7,28 +7,52 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
  * connects from 127.0.0.1 whatever the page does, so a browser context that must be another
  * visitor goes through this forward proxy (Playwright's `proxy` context option; it proxies
  * loopback too), which opens every connection from `localAddress` (127.0.0.0/8 is all loopback).
+ *
+ * `post` sends a request of the test's own from the same address, over the same single
+ * keep-alive connection as the visitor's requests; `holdNext(path, before)` holds the visitor's
+ * next POST to `path` until `before()` is done, then forwards it at once on that connection.
  */
-export async function visitorProxy(localAddress: string): Promise<{ server: string; close: () => Promise<void> }> {
-  const forward = (req: IncomingMessage, res: ServerResponse) => {
-    const target = new URL(req.url ?? '/');
-    const outgoing = request(
+export async function visitorProxy(localAddress: string) {
+  // One connection to each origin, kept alive: what the test sends and then the visitor's held
+  // request go out back to back on it, nothing in between.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const holds = new Map<string, () => Promise<void>>();
+  const send = (
+    target: URL,
+    method: string,
+    headers: IncomingMessage['headers'],
+    reply: (a: IncomingMessage) => void,
+  ) =>
+    request(
       {
         host: target.hostname,
         port: target.port || 80,
         path: `${target.pathname}${target.search}`,
-        method: req.method,
-        headers: req.headers,
+        method,
+        headers,
         localAddress,
+        agent,
       },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-        answer.pipe(res);
-      },
+      reply,
     );
+  const forward = async (req: IncomingMessage, res: ServerResponse) => {
+    const target = new URL(req.url ?? '/');
+    // The POST itself, not its CORS preflight.
+    const before = req.method === 'POST' ? holds.get(target.pathname) : undefined;
+    if (before) {
+      holds.delete(target.pathname);
+      await before();
+    }
+    const outgoing = send(target, req.method ?? 'GET', req.headers, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+      answer.pipe(res);
+    });
     outgoing.on('error', () => res.destroy());
     req.pipe(outgoing);
   };
-  const server = createServer(forward);
+  const server = createServer((req, res) => {
+    forward(req, res).catch(() => res.destroy());
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -48,11 +72,29 @@ export async function visitorProxy(localAddress: string): Promise<{ server: stri
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  /** A JSON POST from the visitor's address; resolves with the status once the answer is read. */
+  const post = (url: string, headers: Record<string, string>, body: string) =>
+    new Promise<number>((resolve, reject) => {
+      const outgoing = send(
+        new URL(url),
+        'POST',
+        { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        (a) => {
+          a.resume();
+          a.on('end', () => resolve(a.statusCode ?? 0));
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
   return {
     server: `http://127.0.0.1:${port}`,
+    post,
+    holdNext: (path: string, before: () => Promise<void>) => holds.set(path, before),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
+        agent.destroy();
         server.close(() => resolve());
       }),
   };
