@@ -100,6 +100,52 @@ describe('generate_link (GoTrue adminGenerateLink)', () => {
   });
 });
 
+describe('the function’s sender', () => {
+  it('says what supabase/templates/invite.html says, for the same link and code', () => {
+    const fields = { siteUrl: SITE_URL, email: 'buyer+1@example.com', tokenHash: 'ab12'.repeat(14), otp: '042137' };
+    const ours = inviteMail(fields);
+    const auths = loadMailTemplates().render('invite', {
+      SiteURL: SITE_URL,
+      Email: fields.email,
+      Token: fields.otp,
+      TokenHash: fields.tokenHash,
+      ConfirmationURL: '',
+      Data: {},
+      RedirectTo: SITE_URL,
+    });
+    // The same words and addresses; line breaks inside a paragraph and the case of a %-escape
+    // (html/template writes lower case) are the template source's, not what a reader sees.
+    const words = (text: string) =>
+      text
+        .replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase())
+        .split('\n\n')
+        .map((paragraph) => paragraph.replace(/\s+/g, ' '));
+    expect(ours.subject).toBe(auths.subject);
+    expect(words(htmlToText(ours.html))).toEqual(words(auths.text));
+    expect(words(ours.text)).toEqual(words(auths.text));
+  });
+
+  it('sends through the API into the inbox, once per idempotency key', async () => {
+    const to = uniqueEmail('sender');
+    const made = inviteMail({ siteUrl: SITE_URL, email: to, tokenHash: 'cd34'.repeat(14), otp: '765432' });
+    const first = await sendMail(api(), { to, ...made }, { idempotencyKey: `k-${to}` });
+    expect(first).toEqual({ ok: true, id: expect.any(String) });
+    expect(await sendMail(api(), { to, ...made }, { idempotencyKey: `k-${to}` })).toEqual(first);
+    const inbox = await readInbox(server.url, to);
+    expect(inbox.map((m) => ({ subject: m.subject, otp: m.otp, link: m.link }))).toEqual([
+      { subject: 'Your files are ready', otp: '765432', link: made.link },
+    ]);
+  });
+
+  it('is refused with the provider’s own error for a wrong key', async () => {
+    const sent = await sendMail(
+      { ...api(), key: 're_wrong' },
+      { to: uniqueEmail('s'), subject: 'S', html: '<p>x</p>', text: 'x' },
+    );
+    expect(sent).toEqual({ ok: false, status: 403, name: 'invalid_api_key', message: 'API key is invalid.' });
+  });
+});
+
 async function deliver(email: string, id: number) {
   const made = await shopifyRequest('orders/paid', shopifyOrder({ id, email }), {
     secret: LOCAL_FUNCTION_SECRETS.SHOPIFY_WEBHOOK_SECRET,
@@ -160,39 +206,5 @@ describe('a sign-up flood spends the auth e-mail budget; buyers are still invite
       last_error: 'mail API 429 daily_quota_exceeded: You have reached your daily email sending quota.',
     });
     expect(await readInbox(server.url, buyer)).toEqual([]);
-  });
-});
-
-describe('the function’s sender', () => {
-  it('says what supabase/templates/invite.html says, for the same link and code', () => {
-    const fields = { siteUrl: SITE_URL, email: 'buyer+1@example.com', tokenHash: 'ab12'.repeat(14), otp: '042137' };
-    const ours = inviteMail(fields);
-    const auths = loadMailTemplates().render('invite', {
-      SiteURL: SITE_URL,
-      Email: fields.email,
-      Token: fields.otp,
-      TokenHash: fields.tokenHash,
-      ConfirmationURL: '',
-      Data: {},
-      RedirectTo: SITE_URL,
-    });
-    // The same words and addresses; line breaks inside a paragraph and the case of a %-escape
-    // (html/template writes lower case) are the template source's, not what a reader sees.
-    const words = (text: string) =>
-      text
-        .replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase())
-        .split('\n\n')
-        .map((paragraph) => paragraph.replace(/\s+/g, ' '));
-    expect(ours.subject).toBe(auths.subject);
-    expect(words(htmlToText(ours.html))).toEqual(words(auths.text));
-    expect(words(ours.text)).toEqual(words(auths.text));
-  });
-
-  it('is refused with the provider’s own error for a wrong key', async () => {
-    const sent = await sendMail(
-      { ...api(), key: 're_wrong' },
-      { to: uniqueEmail('s'), subject: 'S', html: '<p>x</p>', text: 'x' },
-    );
-    expect(sent).toEqual({ ok: false, status: 403, name: 'invalid_api_key', message: 'API key is invalid.' });
   });
 });
