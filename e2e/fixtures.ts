@@ -6,6 +6,7 @@ import ws from 'ws';
 import { AUTH_STORAGE_KEY } from '../src/config/auth-storage';
 import type { Tier } from '../src/content/tiers';
 import { e2eEnv } from './env';
+import { fetchFrom, nextLoopbackAddress } from '../packages/supabase-stand-in/loopback-fetch.mjs';
 
 /** The service-role client: test set-up only, never the browser. */
 // Node 20 has no global WebSocket; supabase-js needs one handed in for its realtime client.
@@ -16,18 +17,15 @@ const nodeOptions = {
 
 export const admin = createClient(e2eEnv.supabaseUrl, e2eEnv.serviceRoleKey, nodeOptions);
 
-let clients = 0;
 /**
  * A caller of the test's own making (a second visitor, an attacker, a member's other device):
- * its own address in X-Forwarded-For, the header the auth server's per-IP limits read, so the
- * suite's many sign-ins do not all count against the one machine that runs it.
+ * connections from a loopback address of its own, the address the auth server's per-IP limits
+ * key on, so the suite's many sign-ins do not all count against the one machine that runs it.
  */
 export function anonClient() {
-  clients += 1;
-  const address = `10.${(process.pid >> 8) & 255}.${(clients >> 8) & 255}.${clients & 255}`;
   return createClient(e2eEnv.supabaseUrl, e2eEnv.anonKey, {
     ...nodeOptions,
-    global: { headers: { 'x-forwarded-for': address } },
+    global: { fetch: fetchFrom(nextLoopbackAddress()) },
   });
 }
 

@@ -10,6 +10,9 @@ import { kongCors } from './gateway/cors.mjs';
 import { functionsRoutes } from './functions/routes.mjs';
 import { getOnly, NO_ROUTE, urlOf } from './gateway/kong.mjs';
 import { inboxRoutes } from './inbox/routes.mjs';
+import { mailApiRoutes } from './inbox/mail-api.mjs';
+import { sendMail } from './auth/mail.mjs';
+import { LOCAL_MAIL_API } from './functions/secrets.mjs';
 import { restRoutes } from './rest/routes.mjs';
 import { storageRoutes } from './storage/routes.mjs';
 
@@ -21,9 +24,11 @@ import { storageRoutes } from './storage/routes.mjs';
  *   storage: Parameters<typeof storageRoutes>[0],
  *   functions: Parameters<typeof functionsRoutes>[0],
  *   log: (m: string) => void,
+ *   mailApi?: { dailyQuota?: number },
  * }} services
+ *   mailApi: the transactional mail API's quota (tests).
  */
-export function createApp({ auth, rest, storage, functions, log }) {
+export function createApp({ auth, rest, storage, functions, log, mailApi = {} }) {
   // strict: false, as the services have always taken a path with or without a trailing slash.
   /** @type {Hono<{ Bindings: import('@hono/node-server').HttpBindings, Variables: { url: URL } }>} */
   const app = new Hono({ strict: false });
@@ -49,6 +54,9 @@ export function createApp({ auth, rest, storage, functions, log }) {
 
   // No CORS at all: not on its answers, not on its preflight.
   app.route('/inbox', inboxRoutes(auth));
+  // The mail provider's API, server to server: no CORS either, as the provider sends none.
+  const deliver = (/** @type {Parameters<typeof sendMail>[2]} */ mail) => sendMail(auth, auth.db, mail);
+  app.route(LOCAL_MAIL_API.path, mailApiRoutes({ key: LOCAL_MAIL_API.key, deliver, ...mailApi }));
   // Every other preflight, as Kong's cors plugin answers it.
   app.options('*', kongCors());
   // A function's answer is the function's own (no CORS headers added).

@@ -162,14 +162,16 @@ function createNodeServer(app, realtime) {
  * @param {{ port?: number, host?: string, dataDir?: string | null, reset?: boolean, quiet?: boolean,
  *   seedSampleFiles?: boolean, jwtExpiry?: number, siteUrl?: string, functionEnv?: Record<string, string>,
  *   functionsDir?: string, functionsConfigToml?: string,
- *   authConfig?: Partial<import('./config/auth.mjs').AuthConfig>, clock?: () => number }} [options]
+ *   authConfig?: Partial<import('./config/auth.mjs').AuthConfig>, clock?: () => number,
+ *   mailApi?: { dailyQuota?: number } }} [options]
  *   dataDir: folder for the database and object bytes; null/undefined => in memory (a temp folder
  *   for bytes, removed on close). jwtExpiry: access-token lifetime in seconds (default env
  *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port. functionEnv, functionsDir,
  *   functionsConfigToml: extra environment for the Edge Functions, and another functions folder
  *   and config.toml text than supabase/'s (tests). authConfig: auth settings over supabase/config.toml's
  *   (tests of the other posture; `emailSent` a small e-mail budget). clock: the e-mail budget's
- *   clock, epoch ms (tests move it on to free the budget).
+ *   clock, epoch ms (tests move it on to free the budget). mailApi: the transactional mail API's
+ *   daily quota (tests of its 429).
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void>, db: import('@electric-sql/pglite').PGlite,
  *   functionPids: () => number[] }>}
  */
@@ -187,6 +189,7 @@ export async function startServer({
   functionsConfigToml,
   authConfig = {},
   clock,
+  mailApi = {},
 } = {}) {
   const log = quiet ? () => {} : (/** @type {string} */ m) => console.log(m);
   if (dataDir === DEFAULT_DATA_DIR && (await adoptOldDataDir(OLD_DATA_DIR, DEFAULT_DATA_DIR))) {
@@ -219,7 +222,7 @@ export async function startServer({
     ...(functionsConfigToml !== undefined ? { configToml: functionsConfigToml } : {}),
   });
 
-  const app = createApp({ auth, rest, storage, functions, log });
+  const app = createApp({ auth, rest, storage, functions, log, mailApi });
   // The Node server stays ours: hono serves its requests, realtime its websocket upgrades.
   const server = createNodeServer(app, realtime);
 

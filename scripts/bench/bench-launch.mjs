@@ -4,18 +4,29 @@
 // hosted posture: confirmations on, the e-mail budget of config.toml or --budget), the purchase
 // webhook in real Deno, N paid Shopify orders each delivered three times (twice at once under
 // one webhook id, once more under a new id), C deliveries in flight. Half the buyers have
-// confirmed accounts, half are new. Then: while invitations wait on the budget, what staff see;
-// the budget frees (the stand-in's clock moves on an hour, as GoTrue's window would) and the
+// confirmed accounts, half are new. Invitations go through the transactional mail API
+// (docs/decisions/079-invitations-through-the-mail-api.md); with --through-auth, through Auth's
+// own invite and its e-mail budget, as before. Then: while invitations wait, what staff see; the
+// budget frees (the stand-in's clock moves on an hour, as GoTrue's window would) and the
 // scheduled run (Supabase Cron's call) sends what waits, until nothing does. Each new buyer's
-// inbox is read and its first link followed, as the buyer would.
+// inbox is read and its first link used, as the buyer would.
+//
+// --flood F --flood-ips K: while the buyers pay, K addresses (each a loopback address of its own,
+// as the limits key on the connection) send F sign-ups and reset requests each, every one of which
+// would mail from the auth budget. Each address sends until GoTrue's per-IP limits refuse it;
+// then the stand-in's clock moves on 5 minutes (the limits' refill period), so the run plays the
+// flood's first 55 minutes in seconds, inside the budget's hour. The buyers start paying 10
+// minutes into the flood (the budget of 500 is spent by then) and pay while it goes on. The run prints the longest wait
+// of a new buyer for their invitation (payment to the mail in the inbox) and fails over 10 minutes.
 //
 //   npm run bench:launch                          N=200, C=40, budget = config.toml's email_sent
-//   npm run bench:launch -- --budget 40           a budget below the spike (100 new buyers)
+//   npm run bench:launch -- --budget 40 --through-auth   a budget below the spike (100 new buyers)
 //   npm run bench:launch -- --orders 20 --concurrency 10 --per-buyer
-//   npm run bench:launch -- --flood 100 --flood-ips 3   strangers' sign-ups first, from 3 addresses
+//   npm run bench:launch -- --flood 400 --flood-ips 3    sign-ups and resets from 3 addresses
 //
 // Exits 1 on any lost or doubled order, wrong tier, second invitation, dead link, 5xx, a buyer
-// left without files, or p99 over 2 s (Shopify gives up after 5 s).
+// left without files, p99 over 2 s (Shopify gives up after 5 s), or with a flood, a buyer whose
+// invitation waited over 10 minutes.
 import { createHmac, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,22 +35,34 @@ import WebSocket from 'ws';
 import { repoAuthConfig } from '../../packages/supabase-stand-in/config/auth.mjs';
 import { runInvitationSchedule } from '../../packages/supabase-stand-in/cron.mjs';
 import { LOCAL_FUNCTION_SECRETS } from '../../packages/supabase-stand-in/functions/secrets.mjs';
+import { fetchFrom, nextLoopbackAddress } from '../../packages/supabase-stand-in/loopback-fetch.mjs';
+import { EMAIL_BUDGET_MESSAGE } from '../../packages/supabase-stand-in/email-budget.mjs';
 import { ANON_KEY, DEMO_PASSWORD, SERVICE_ROLE_KEY } from '../../packages/supabase-stand-in/keys.mjs';
 import { startServer } from '../../packages/supabase-stand-in/server.mjs';
 
 /** Shopify's patience is 5 s; the answer must come well inside it. */
 export const P99_LIMIT_MS = 2000;
+/** The issue's bound: a flood never keeps a buyer's invitation waiting longer. */
+export const INVITATION_WAIT_LIMIT_MS = 10 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
+const FIVE_MINUTES_MS = 5 * 60 * 1000;
+/**
+ * The buyers start paying once the flood has gone on this long (simulated): three addresses have
+ * then had three rounds of GoTrue's per-IP limits, enough to spend a budget of 500.
+ */
+const SALES_AFTER_FLOOD_MINUTES = 10;
 const INVITE_SUBJECT = 'Your files are ready';
 const PRODUCTS = /** @type {const} */ (['ebook', 'foundation', 'accelerated', 'complete']);
 const PRICES = { ebook: '24.95', foundation: '49.00', accelerated: '499.00', complete: '1495.00' };
 
 /**
  * @typedef {{ orders: number, concurrency: number, budget: number, perBuyer: boolean, flood: number,
- *   floodIps: number, log: (line: string) => void }} BenchOptions
- *   flood, floodIps: sign-ups from strangers just before the sales, from that many addresses.
+ *   floodIps: number, throughAuth: boolean, log: (line: string) => void }} BenchOptions
+ *   flood, floodIps: sign-ups and reset requests from strangers while the buyers pay, from that
+ *   many addresses; throughAuth: invitations through Auth's invite (no MAIL_API_KEY).
  * @typedef {{ order: number, email: string, tier: typeof PRODUCTS[number], confirmed: boolean, paidAt: number,
- *   filesAt: number | null, waitedHours: number, invitations: number, linkWorks: boolean | null }} Buyer
+ *   filesAt: number | null, waitedHours: number, invitations: number, linkWorks: boolean | null,
+ *   invitedAt: number | null }} Buyer
  * @typedef {{ status: number, ms: number, invitation: string | null }} Delivery
  */
 
@@ -87,6 +110,7 @@ function makeBuyers(orders, run) {
     waitedHours: 0,
     invitations: 0,
     linkWorks: null,
+    invitedAt: null,
   }));
 }
 
@@ -242,42 +266,96 @@ async function drainInvitations({ server, run, buyers, waiting: waitingAfterSpik
 }
 
 /**
- * A flood of sign-ups (each would mail a confirmation from the project's budget), `count` from
- * each of `ips` addresses at once, as a script would send them: what got through, what the
- * per-IP limit refused, and what the e-mail budget refused.
- * @param {string} url @param {string} run @param {number} count @param {number} ips
+ * One flooder's round: sign-ups of new addresses and reset requests for the ones it made (both
+ * mail from the auth budget) until GoTrue's per-IP limits refuse both, or `left()` says stop.
+ * @typedef {{ requests: number, mailed: number, perIp: number, budget: number, frequency: number, other: number }} FloodTally
+ * @param {{ url: string, run: string, fetchIp: typeof fetch, ip: number, tally: FloodTally,
+ *   made: string[], left: () => boolean }} flooder
  */
-async function floodSignUps(url, run, count, ips) {
-  const tally = { sent: 0, perIp: 0, budget: 0, other: 0 };
-  const one = async (/** @type {number} */ ip, /** @type {number} */ n) => {
-    const res = await fetch(`${url}/auth/v1/signup`, {
+async function floodRound({ url, run, fetchIp, ip, tally, made, left }) {
+  const refused = { signup: false, recover: false };
+  while (left() && !(refused.signup && refused.recover)) {
+    const kind =
+      refused.signup || (!refused.recover && made.length > 0 && tally.requests % 2 === 1) ? 'recover' : 'signup';
+    // A reset for the newest address: one a minute per address is all max_frequency lets through.
+    const email = kind === 'signup' ? `flood-${run}-${ip}-${made.length}@example.com` : made.at(-1);
+    tally.requests += 1;
+    const res = await fetchIp(`${url}/auth/v1/${kind}`, {
       method: 'POST',
-      headers: { apikey: ANON_KEY, 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${ip}` },
-      body: JSON.stringify({ email: `flood-${run}-${ip}-${n}@example.com`, password: 'flood-pass-1' }),
+      headers: { apikey: ANON_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'flood-pass-1' }),
     });
-    const body = /** @type {{ error_code?: string }} */ (await res.json());
-    if (res.ok) tally.sent += 1;
-    else if (body.error_code === 'over_request_rate_limit') tally.perIp += 1;
-    else if (body.error_code === 'over_email_send_rate_limit') tally.budget += 1;
+    const body = /** @type {{ error_code?: string, msg?: string }} */ (await res.json());
+    if (res.ok && kind === 'signup') made.push(email ?? '');
+    if (res.ok) tally.mailed += 1;
+    else if (body.error_code === 'over_request_rate_limit') {
+      tally.perIp += 1;
+      refused[kind] = true;
+    } else if (body.error_code === 'over_email_send_rate_limit')
+      tally[body.msg === EMAIL_BUDGET_MESSAGE ? 'budget' : 'frequency'] += 1;
     else tally.other += 1;
-  };
-  await Promise.all(
-    Array.from({ length: ips }, async (_, ip) => {
-      for (let n = 0; n < count; n += 1) await one(ip + 1, n);
-    }),
-  );
+  }
+}
+
+/**
+ * The flood: `perIp` sign-ups and reset requests from each of `ips` loopback addresses, in rounds;
+ * after each round (every address refused by its per-IP limits) five minutes pass for the auth
+ * server, at most 55 (inside the budget's hour). What the budget mailed, and what was refused.
+ * `salesStart` is called once the flood has gone on for SALES_AFTER_FLOOD_MINUTES (or is over):
+ * the buyers pay from then on, while it goes on.
+ * @param {{ url: string, run: string, perIp: number, ips: number, passFiveMinutes: () => void,
+ *   salesStart: () => void }} options
+ */
+async function flood({ url, run, perIp, ips, passFiveMinutes, salesStart }) {
+  const tally = { requests: 0, mailed: 0, perIp: 0, budget: 0, frequency: 0, other: 0, minutes: 0 };
+  const flooders = Array.from({ length: ips }, (_, ip) => ({
+    ip,
+    fetchIp: fetchFrom(nextLoopbackAddress()),
+    tally: { requests: 0, mailed: 0, perIp: 0, budget: 0, frequency: 0, other: 0 },
+    /** @type {string[]} */
+    made: [],
+  }));
+  for (;;) {
+    await Promise.all(flooders.map((f) => floodRound({ url, run, ...f, left: () => f.tally.requests < perIp })));
+    const done = flooders.every((f) => f.tally.requests >= perIp) || tally.minutes >= 55;
+    if (done || tally.minutes >= SALES_AFTER_FLOOD_MINUTES) salesStart();
+    if (done) break;
+    passFiveMinutes();
+    tally.minutes += 5;
+  }
+  for (const f of flooders)
+    for (const k of /** @type {const} */ (['requests', 'mailed', 'perIp', 'budget', 'frequency', 'other']))
+      tally[k] += f.tally[k];
   return tally;
+}
+
+/**
+ * The spike, while the flood goes on: the buyers pay once it has run SALES_AFTER_FLOOD_MINUTES.
+ * @param {{ url: string, queue: QueuedDelivery[], concurrency: number,
+ *   flood: { run: string, perIp: number, ips: number }, passFiveMinutes: () => void }} options
+ */
+async function payWhileFlooded({ url, queue, concurrency, flood: f, passFiveMinutes }) {
+  /** @type {() => void} */
+  let floodBegun = () => {};
+  const begun = new Promise((resolve) => {
+    floodBegun = () => resolve(undefined);
+  });
+  const [flooded, { deliveries, spikeMs }] = await Promise.all([
+    flood({ url, ...f, passFiveMinutes, salesStart: floodBegun }),
+    begun.then(() => deliverAll(url, queue, concurrency)),
+  ]);
+  return { flooded, deliveries, spikeMs };
 }
 
 /**
  * The new buyers, through the inbox: exactly one invitation, and its link works: what the
  * site's confirm page does when the buyer presses its button (POST /verify with the link's token
- * hash), each buyer from an address of their own (the auth server's per-IP limits read
- * X-Forwarded-For).
+ * hash), each buyer from a loopback address of their own (the auth server's per-IP limits key
+ * on the connection's address).
  * @param {string} url @param {Buyer[]} buyers
  */
 async function readInboxes(url, buyers) {
-  for (const [i, b] of buyers.filter((x) => !x.confirmed).entries()) {
+  for (const b of buyers.filter((x) => !x.confirmed)) {
     const res = await fetch(`${url}/inbox?email=${encodeURIComponent(b.email)}`, {
       headers: { apikey: ANON_KEY },
     });
@@ -288,11 +366,14 @@ async function readInboxes(url, buyers) {
     b.invitations = invites.length;
     const first = invites[0];
     if (!first) continue;
+    b.invitedAt = Date.parse(first.created_at);
     const tapped = Date.now();
-    const pressed = await fetch(`${url}/auth/v1/verify`, {
+    // Through the mail API the link is the site's confirm page (token_hash); Auth's is /verify (token).
+    const link = new URL(first.link).searchParams;
+    const pressed = await fetchFrom(nextLoopbackAddress())(`${url}/auth/v1/verify`, {
       method: 'POST',
-      headers: { apikey: ANON_KEY, 'content-type': 'application/json', 'x-forwarded-for': `10.9.${i >> 8}.${i & 255}` },
-      body: JSON.stringify({ type: 'invite', token_hash: new URL(first.link).searchParams.get('token') }),
+      headers: { apikey: ANON_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'invite', token_hash: link.get('token_hash') ?? link.get('token') }),
     });
     b.linkWorks =
       pressed.ok && typeof (/** @type {{ access_token?: unknown }} */ (await pressed.json()).access_token) === 'string';
@@ -334,6 +415,14 @@ async function checkLedger(server, run, buyers) {
  */
 function toFiles(b) {
   return b.filesAt === null ? Number.POSITIVE_INFINITY : b.filesAt - b.paidAt + b.waitedHours * HOUR_MS;
+}
+
+/**
+ * Payment to the invitation in the inbox; a wait for the budget counts as whole hours.
+ * @param {Buyer} b
+ */
+function toInvitation(b) {
+  return b.invitedAt === null ? Number.POSITIVE_INFINITY : b.invitedAt - b.paidAt + b.waitedHours * HOUR_MS;
 }
 
 /** @param {number[]} times */
@@ -378,6 +467,7 @@ function summarize({ orders, concurrency, budget, buyers, deliveries, spikeMs, l
       confirmed: spread(buyers.filter((b) => b.confirmed).map(toFiles)),
       new: spread(newBuyers.map(toFiles)),
     },
+    longestInvitationWait: newBuyers.length ? Math.max(...newBuyers.map(toInvitation)) : 0,
   };
 }
 
@@ -385,9 +475,9 @@ function summarize({ orders, concurrency, budget, buyers, deliveries, spikeMs, l
 
 /**
  * What makes the run fail.
- * @param {LaunchReport} report @param {Buyer[]} buyers @param {Delivery[]} deliveries
+ * @param {LaunchReport} report @param {Buyer[]} buyers @param {Delivery[]} deliveries @param {boolean} flooded
  */
-function failuresOf(report, buyers, deliveries) {
+function failuresOf(report, buyers, deliveries, flooded) {
   const { lost, doubled, wrongTiers, deadLinks, withoutFiles, p99 } = report;
   /** @type {string[]} */
   const failures = [];
@@ -401,6 +491,8 @@ function failuresOf(report, buyers, deliveries) {
   if (fiveXX) failures.push(`${fiveXX} deliveries answered 5xx`);
   if (withoutFiles) failures.push(`${withoutFiles} buyers never reached their files`);
   if (p99 > P99_LIMIT_MS) failures.push(`p99 ${p99} ms is over ${P99_LIMIT_MS} ms`);
+  if (flooded && report.longestInvitationWait > INVITATION_WAIT_LIMIT_MS)
+    failures.push(`a buyer waited ${fmt(report.longestInvitationWait)} for their invitation (limit 10 min)`);
   return failures;
 }
 
@@ -441,6 +533,7 @@ function logReport(log, report, { buyers, spikeMs, waitingAfterSpike, perBuyer, 
   log(
     `                       new (inbox, link) p50 ${fmt(report.toFiles.new.p50)}, p95 ${fmt(report.toFiles.new.p95)}, max ${fmt(report.toFiles.new.max)} (a wait for the budget counted as whole hours + the cron minute)`,
   );
+  log(`  longest wait for an invitation: ${fmt(report.longestInvitationWait)} (payment to the mail in the inbox)`);
   if (perBuyer) {
     for (const b of buyers)
       log(
@@ -467,6 +560,8 @@ export async function runLaunchBench(options = {}) {
     seedSampleFiles: false,
     authConfig: { enableConfirmations: true, emailSent: budget },
     clock: () => Date.now() + clockOffset,
+    // Without the mail API's key the webhook invites through Auth, as before.
+    ...(options.throughAuth ? { functionEnv: { MAIL_API_KEY: '' } } : {}),
   });
   try {
     const run = randomUUID().slice(0, 8);
@@ -475,9 +570,15 @@ export async function runLaunchBench(options = {}) {
     // Deno boots on the first request; the spike is timed once the function serves.
     await fetch(`${server.url}/functions/v1/purchase-webhook/shopify`, { method: 'POST', body: '{}' });
 
-    const flood = await floodSignUps(server.url, run, options.flood ?? 0, options.floodIps ?? 1);
-    const queue = deliveryQueue(buyers, run, concurrency);
-    const { deliveries, spikeMs } = await deliverAll(server.url, queue, concurrency);
+    const { flooded, deliveries, spikeMs } = await payWhileFlooded({
+      url: server.url,
+      queue: deliveryQueue(buyers, run, concurrency),
+      concurrency,
+      flood: { run, perIp: options.flood ?? 0, ips: options.floodIps ?? 1 },
+      passFiveMinutes: () => {
+        clockOffset += FIVE_MINUTES_MS;
+      },
+    });
 
     const waitingNow = await staffWaitingList(server.url);
     const waitingAfterSpike = await waitingNow();
@@ -506,10 +607,11 @@ export async function runLaunchBench(options = {}) {
       staffListed,
       drained,
     });
-    const failures = failuresOf(report, buyers, deliveries);
+    const failures = failuresOf(report, buyers, deliveries, Boolean(options.flood));
+    log(`Invitations through ${options.throughAuth ? "Auth's invite (its e-mail budget)" : 'the mail API'}`);
     if (options.flood)
       log(
-        `  flood first:         ${options.flood} sign-ups from each of ${options.floodIps ?? 1} addresses: ${flood.sent} mailed, ${flood.perIp} refused per IP, ${flood.budget} refused by the e-mail budget, ${flood.other} other`,
+        `  flood while paying:  ${flooded.requests} sign-ups and resets from ${options.floodIps ?? 1} addresses over ${flooded.minutes} simulated minutes: ${flooded.mailed} mailed, ${flooded.perIp} refused per IP, ${flooded.budget} refused by the e-mail budget, ${flooded.frequency} by max_frequency, ${flooded.other} other`,
       );
     logReport(log, report, {
       buyers,
@@ -541,9 +643,10 @@ function parseArgs(argv) {
     else if (arg === '--per-buyer') opts.perBuyer = true;
     else if (arg === '--flood') opts.flood = value();
     else if (arg === '--flood-ips') opts.floodIps = value();
+    else if (arg === '--through-auth') opts.throughAuth = true;
     else if (arg === '--help' || arg === '-h') {
       console.log(
-        'usage: npm run bench:launch -- [--orders N] [--concurrency C] [--budget B] [--flood F --flood-ips K] [--per-buyer]',
+        'usage: npm run bench:launch -- [--orders N] [--concurrency C] [--budget B] [--flood F --flood-ips K] [--through-auth] [--per-buyer]',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${arg}`);

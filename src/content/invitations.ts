@@ -5,7 +5,7 @@
 export const waitingInvitationsCopy = {
   title: 'Buyers waiting for their invitation',
   intro:
-    'These buyers have paid but have not received a working "Your files are ready" e-mail yet. Waiting invitations go out by themselves within a minute of the e-mail budget freeing; "Send again" puts one back in the queue.',
+    'These buyers have paid but have not received a working "Your files are ready" e-mail yet. Waiting invitations go out by themselves within a minute, or once the mail provider or the e-mail budget allows again; "Send again" puts one back in the queue.',
   loading: 'Loading waiting invitations...',
   stillLoading: 'Still loading waiting invitations...',
   loadFailed: 'We couldn’t load the waiting invitations.',
@@ -16,7 +16,7 @@ export const waitingInvitationsCopy = {
   resendLabel: (email: string) => `Send the invitation to ${email} again`,
   queuedTitle: 'Invitation queued',
   queuedDescription: (email: string) =>
-    `The invitation to ${email} goes out within a minute, or as soon as the e-mail budget allows.`,
+    `The invitation to ${email} goes out within a minute, or as soon as the mail provider or the e-mail budget allows.`,
   resendFailed: 'Could not queue the invitation',
   nothingToResend: 'This invitation has already gone out or been accepted.',
   since: (when: string) => `Paid ${when}`,

@@ -62,13 +62,16 @@ export function createRequestLimits({ rates = AUTH_SETTINGS.rateLimits, now = ()
 }
 
 /**
- * The client's address as the hosted auth server sees it: the first value of X-Forwarded-For,
- * which the project's gateway sets (performRateLimitingWithHeader takes the header's first
- * value), else the connection's own address (no gateway in front, as here by default).
+ * The client's address as the hosted auth server keys its limits: the connection's own address.
+ * Hosted GoTrue keys on Sb-Forwarded-For (internal/sbff/sbff.go: its first value, parsed as an IP;
+ * internal/api/middleware.go performRateLimiting prefers it over the RATE_LIMIT_HEADER), which
+ * Supabase's gateway sets from the address the request really came from, so a client cannot
+ * choose its bucket by sending X-Forwarded-For or Sb-Forwarded-For itself. The stand-in is its
+ * own gateway: it takes the socket's remote address and ignores both headers. An IPv4 address
+ * mapped into IPv6 (a dual-stack listener) is written as IPv4, as Go's net.IP String() does.
  * @param {import('node:http').IncomingMessage} req
  */
 export function clientAddress(req) {
-  const forwarded = req.headers['x-forwarded-for'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  return first || req.socket.remoteAddress || 'unknown';
+  const address = req.socket.remoteAddress ?? 'unknown';
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice('::ffff:'.length) : address;
 }

@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import { adminCreate, adminDelete, adminGet, adminList, adminUpdate } from './admin.mjs';
 import { AUTH_HEADERS, asAuthError, authError, authErrorBody, refuseNulBody, refuseNulQuery } from './errors.mjs';
+import { generateLink } from './generate-link.mjs';
 import { invite } from './invite.mjs';
 import { recover } from './recover.mjs';
 import { requireAdmin } from './sessions.mjs';
@@ -66,6 +67,10 @@ function adminRoutes(app, ctx) {
   );
   app.put('/admin/users/:id', async (c) => ok(await adminUpdate(ctx, c.req.param('id'), await body(c))));
   app.delete('/admin/users/:id', async (c) => ok(await adminDelete(ctx, c.req.param('id'))));
+  app.post('/admin/generate_link', async (c) => {
+    await requireAdmin(tokenOf(c));
+    return ok(await generateLink(ctx, await body(c), query(c, 'redirect_to')));
+  });
   for (const path of adminPaths)
     app.all(path, () => {
       throw authError(405, 'method_not_allowed', 'Method not allowed');

@@ -7,3 +7,15 @@ export const LOCAL_FUNCTION_SECRETS = Object.freeze({
   SHOPIFY_WEBHOOK_SECRET: 'local-dev-shopify-webhook-secret',
   STRIPE_WEBHOOK_SECRET: 'whsec_local_dev_stripe_webhook_secret',
 });
+
+/**
+ * The stand-in's transactional mail API (inbox/mail-api.mjs, at `<stand-in>/mail`) and the
+ * development key it takes: given to the functions as MAIL_API_URL's key and sender. Not in
+ * LOCAL_FUNCTION_SECRETS, which a `supabase start` stack's functions also get: that stack has no
+ * such API, so its functions invite through Auth as before (docs/decisions/079-invitations-through-the-mail-api.md).
+ */
+export const LOCAL_MAIL_API = Object.freeze({
+  path: '/mail',
+  key: 're_local_dev_mail_api_key',
+  from: 'Yes, You Can! <hello@yesyoucanbook.com>',
+});

@@ -10,12 +10,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFIG_TOML, keysOf, parseToml, tableAt } from '../config/toml.mjs';
-import { LOCAL_FUNCTION_SECRETS } from './secrets.mjs';
+import { LOCAL_FUNCTION_SECRETS, LOCAL_MAIL_API } from './secrets.mjs';
 import { answer, jwtError, proxy } from './proxy.mjs';
 import { closeWorkers, createWorkerPool, denoExecutable, worker, workerPids } from './workers.mjs';
 import { ANON_KEY, SERVICE_ROLE_KEY } from '../keys.mjs';
 
-export { denoExecutable, LOCAL_FUNCTION_SECRETS };
+export { denoExecutable, LOCAL_FUNCTION_SECRETS, LOCAL_MAIL_API };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const FUNCTIONS_DIR = path.resolve(here, '..', '..', '..', 'supabase', 'functions');
@@ -51,6 +51,9 @@ function functionEnv({ baseUrl, siteUrl, env }) {
     SUPABASE_SERVICE_ROLE_KEY: SERVICE_ROLE_KEY,
     SITE_URL: siteUrl,
     ...LOCAL_FUNCTION_SECRETS,
+    MAIL_API_URL: `${baseUrl()}${LOCAL_MAIL_API.path}`,
+    MAIL_API_KEY: LOCAL_MAIL_API.key,
+    MAIL_FROM: LOCAL_MAIL_API.from,
     ...env,
   };
 }

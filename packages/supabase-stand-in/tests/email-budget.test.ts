@@ -36,8 +36,15 @@ describe('createEmailBudget (GoTrue IntervalLimiter)', () => {
 let now = Date.now();
 let server: StandIn;
 beforeAll(async () => {
-  // The hosted posture (confirmations on, config.toml) with a budget of 2 e-mails an hour.
-  server = await startStandIn({ seedSampleFiles: false, authConfig: { emailSent: 2 }, clock: () => now });
+  // The hosted posture (confirmations on, config.toml) with a budget of 2 e-mails an hour, and a
+  // webhook without MAIL_API_KEY, so invitations go through Auth's own invite and its budget (as on
+  // a `supabase start` stack; invitation-mail.test.ts has them through the mail API).
+  server = await startStandIn({
+    seedSampleFiles: false,
+    authConfig: { emailSent: 2 },
+    clock: () => now,
+    functionEnv: { MAIL_API_KEY: '' },
+  });
 });
 afterAll(async () => {
   await server?.close();

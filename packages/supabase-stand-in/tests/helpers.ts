@@ -3,6 +3,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { ANON_KEY, DEMO_PASSWORD, SERVICE_ROLE_KEY } from '../keys.mjs';
+import { fetchFrom, nextLoopbackAddress } from '../loopback-fetch.mjs';
 import { startServer } from '../server.mjs';
 
 export type StandIn = Awaited<ReturnType<typeof startServer>>;
@@ -11,20 +12,19 @@ export async function startStandIn(options: Parameters<typeof startServer>[0] = 
   return startServer({ port: 0, quiet: true, dataDir: null, ...options });
 }
 
-let clients = 0;
 /**
- * Each client as a caller of its own: an address in X-Forwarded-For, the header the auth
- * server's per-IP limits read (auth/request-limits.mjs), as each visitor has their own.
+ * Each client as a caller of its own: connections from a loopback address of its own, the
+ * address the auth server's per-IP limits key on (auth/request-limits.mjs), as each visitor has
+ * their own.
  */
 function ownAddress() {
-  clients += 1;
-  return { 'x-forwarded-for': `10.${(process.pid >> 8) & 255}.${(clients >> 8) & 255}.${clients & 255}` };
+  return { fetch: fetchFrom(nextLoopbackAddress()) };
 }
 
 /** A supabase-js client as the app makes it, minus persistence (tests hold sessions in memory). */
 export function anonClient(url: string): SupabaseClient {
   return createClient(url, ANON_KEY, {
-    global: { headers: ownAddress() },
+    global: ownAddress(),
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     // Node 20 has no global WebSocket; the browser's is used in the app.
     realtime: { transport: WebSocket as never },
@@ -33,7 +33,7 @@ export function anonClient(url: string): SupabaseClient {
 
 export function serviceClient(url: string): SupabaseClient {
   return createClient(url, SERVICE_ROLE_KEY, {
-    global: { headers: ownAddress() },
+    global: ownAddress(),
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: { transport: WebSocket as never },
   });

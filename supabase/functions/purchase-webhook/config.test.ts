@@ -31,4 +31,21 @@ describe('readConfig', () => {
       'SUPABASE_SERVICE_ROLE_KEY is not set',
     );
   });
+
+  it('sends invitations through the mail API when MAIL_API_KEY is set, and then needs MAIL_FROM', () => {
+    const shop = { ...base, SHOPIFY_WEBHOOK_SECRET: 's' };
+    expect(readConfig(shop).mailApi).toBeNull();
+    expect(readConfig({ ...shop, MAIL_API_KEY: ' ', MAIL_FROM: 'x@y.test' }).mailApi).toBeNull();
+    expect(readConfig({ ...shop, MAIL_API_KEY: 're_k', MAIL_FROM: 'Yes <hi@y.test>' }).mailApi).toEqual({
+      url: 'https://api.resend.com',
+      key: 're_k',
+      from: 'Yes <hi@y.test>',
+    });
+    const other = { ...shop, MAIL_API_KEY: 'k', MAIL_FROM: 'hi@y.test', MAIL_API_URL: 'http://127.0.0.1:54321/mail/' };
+    expect(readConfig(other).mailApi?.url).toBe('http://127.0.0.1:54321/mail');
+    expect(() => readConfig({ ...shop, MAIL_API_KEY: 're_k' })).toThrow('MAIL_FROM is not set');
+    expect(() => readConfig({ ...other, MAIL_API_URL: 'ftp://mail.test' })).toThrow(
+      'MAIL_API_URL is not an http(s) URL',
+    );
+  });
 });

@@ -3,6 +3,7 @@
 // message that names them, rather than failing on the first sale.
 import { shopifyProvider } from './shopify.ts';
 import { stripeLineItemsFromApi, stripeProvider } from './stripe.ts';
+import type { MailApi } from './mail.ts';
 import { providerNames, type ProviderName, type PurchaseProvider } from './types.ts';
 
 export type WebhookConfig = {
@@ -11,7 +12,12 @@ export type WebhookConfig = {
   /** The site's origin; invitations land on `${siteUrl}/auth/set-password`. */
   siteUrl: string;
   providers: PurchaseProvider[];
+  /** The transactional mail API invitations go through; null: Auth's own invite sends them. */
+  mailApi: MailApi | null;
 };
+
+/** Resend's API, the provider MAIL_API_URL defaults to. */
+export const DEFAULT_MAIL_API_URL = 'https://api.resend.com';
 
 type Env = Record<string, string | undefined>;
 
@@ -54,9 +60,22 @@ export function readConfig(env: Env): WebhookConfig {
       : stripeProvider(secrets.stripe ?? '', stripeApiKey ? stripeLineItemsFromApi(stripeApiKey) : null),
   );
   return {
+    mailApi: readMailApi(env),
     supabaseUrl: required(env, 'SUPABASE_URL'),
     serviceRoleKey: required(env, 'SUPABASE_SERVICE_ROLE_KEY'),
     siteUrl: required(env, 'SITE_URL').replace(/\/+$/, ''),
     providers,
   };
+}
+
+/**
+ * MAIL_API_KEY (the provider's key) turns invitations through the mail API on; MAIL_FROM (an
+ * address on the provider's verified domain) is then required, MAIL_API_URL optional.
+ */
+function readMailApi(env: Env): MailApi | null {
+  const key = env.MAIL_API_KEY?.trim();
+  if (!key) return null;
+  const url = (env.MAIL_API_URL?.trim() || DEFAULT_MAIL_API_URL).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(url)) throw new Error(`purchase-webhook: MAIL_API_URL is not an http(s) URL: ${url}`);
+  return { url, key, from: required(env, 'MAIL_FROM') };
 }

@@ -11,12 +11,25 @@ const supabase = createClient(config.supabaseUrl, config.serviceRoleKey, {
   auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 });
 
+if (!config.mailApi) {
+  console.warn(
+    JSON.stringify({
+      level: 'warn',
+      message: 'MAIL_API_KEY is not set: invitations go through Auth and share its hourly e-mail budget',
+    }),
+  );
+}
+
 const handler = createWebhookHandler({
   providers: config.providers,
-  store: createSupabaseStore({
-    rpc: (fn, args) => supabase.rpc(fn, args),
-    inviteUserByEmail: (email, options) => supabase.auth.admin.inviteUserByEmail(email, options),
-  }),
+  store: createSupabaseStore(
+    {
+      rpc: (fn, args) => supabase.rpc(fn, args),
+      inviteUserByEmail: (email, options) => supabase.auth.admin.inviteUserByEmail(email, options),
+      generateInviteLink: (email, options) => supabase.auth.admin.generateLink({ type: 'invite', email, options }),
+    },
+    config.mailApi ? { api: config.mailApi, siteUrl: config.siteUrl } : undefined,
+  ),
   inviteRedirectTo: `${config.siteUrl}/auth/set-password`,
   log: (entry) => console.log(JSON.stringify(entry)),
   // Supabase Cron calls …/purchase-webhook/invitations with this key (migration 20261126010000).
