@@ -146,8 +146,9 @@ export async function measureLinkTap(browser, site, link, cpuSlowdown) {
   if (!(await target.isIntersectingViewport())) await target.evaluate((a) => a.scrollIntoView({ block: 'center' }));
   await new Promise((resolve) => setTimeout(resolve, READ_MS));
   // A prerendered page can take over the tab before the tap's last touch event is answered.
+  // Its session closes with the page: the tap was made, and what the tab shows is timed below.
   await target.tap().catch((/** @type {unknown} */ error) => {
-    if (!page.mainFrame().detached) throw error;
+    if (!(error instanceof Error && error.name === 'TargetCloseError')) throw error;
   });
   const ms = await linkJourneyTime(browser, page, link.to);
   await page.close();
@@ -169,9 +170,13 @@ export async function measureLinkTap(browser, site, link, cpuSlowdown) {
 async function linkJourneyTime(browser, page, to) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (page.mainFrame().detached) return prerenderedJourneyTime(browser, to);
-    const shown = await page.evaluate(`sessionStorage.getItem(${JSON.stringify(SHOWN)})`).catch(() => null); // the tab is between two documents
+    const shown = await page.evaluate(`sessionStorage.getItem(${JSON.stringify(SHOWN)})`).catch(() => undefined); // between two documents, or the tab's page was replaced
     if (shown) return journeyTime(page);
+    // A prerendered page takes the tab over: the page the tap was made in is gone.
+    if (shown === undefined || page.isClosed() || page.mainFrame().detached) {
+      const prerendered = await prerenderedJourneyTime(browser, to).catch(() => null);
+      if (prerendered !== null) return prerendered;
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`the tap on the link to ${to} showed no page`);
