@@ -179,7 +179,8 @@ async function linkJourneyTime(browser, page, to) {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`the tap on the link to ${to} showed no page`);
+  const seen = browser.targets().map((target) => `${target.type()} ${target.url()}`);
+  throw new Error(`the tap on the link to ${to} showed no page; the browser has: ${seen.join(', ')}`);
 }
 
 /**
