@@ -135,21 +135,22 @@ function watchForAnswer(eventType, answered) {
 
 /**
  * A new page on the emulated phone: its viewport and touch, `cpuSlowdown` times slower
- * processing, and its network. Through a DevTools session of its own, as Lighthouse's is.
+ * processing, and its network. Set through the page's own DevTools session (Puppeteer's
+ * `emulate*` calls): a second session attached to the page target alone, as
+ * `createCDPSession()` makes, is one Chrome counts as a debugger that cannot follow a
+ * prerendered page, and while it is attached Chrome starts no prerender
+ * (`PrerenderingDisabledByDevTools`); a phone has no such session.
  * @param {import('puppeteer-core').Browser} browser
  * @param {number} cpuSlowdown
  */
 export async function phonePage(browser, cpuSlowdown = PHONE.cpuSlowdown) {
   const page = await browser.newPage();
   await page.setViewport(PHONE.viewport);
-  const cdp = await page.createCDPSession();
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
+  await page.emulateCPUThrottling(cpuSlowdown);
+  await page.emulateNetworkConditions({
     latency: PHONE.latencyMs,
-    downloadThroughput: PHONE.downloadBytesPerSecond,
-    uploadThroughput: PHONE.uploadBytesPerSecond,
+    download: PHONE.downloadBytesPerSecond,
+    upload: PHONE.uploadBytesPerSecond,
   });
   return page;
 }

@@ -1,7 +1,6 @@
 // @ts-check
-// The public pages' Speculation Rules: Chrome fetches (and, on a first sign of a tap,
-// renders) the next public page while the visitor reads, so a tap on one of its links shows
-// that page at once. Browsers without the API ignore the rules and navigate as before.
+// The public pages' Speculation Rules: Chrome fetches and renders the next public page while
+// the visitor reads, so a tap on one of its links shows that page at once. Browsers without the API ignore the rules and navigate as before.
 // Each prerendered public page (scripts/build/vite-prerender.mjs) carries them as inert JSON;
 // the boot script puts them in force once the page has loaded (src/boot/speculation.ts), so
 // the next page's HTML never competes with this page's own (its LCP image on a slow link).
@@ -20,18 +19,20 @@ export const SPECULATION_TARGETS = ['/', '/auth', '/bundles'];
 
 /**
  * The rules, as the JSON text the script holds (its hash must match these exact bytes).
- * Links only (document rules): a page names no URL its links do not. `immediate` prefetch:
- * the next page's HTML (a few kB, no subresource) as soon as the page has its link, since
- * Chrome's `eager` waits for a hover or a scroll that a phone reader may never make;
- * `moderate` prerender: the page is rendered on a hover or on the pointerdown of a tap,
- * from that prefetched HTML. A link with a query (`/auth?next=…`) matches too: it signs
- * nobody in either.
+ * Links only (document rules): a page names no URL its links do not. Both `immediate`, since
+ * Chrome's `eager` waits for a hover or a scroll that a phone reader may never make: the
+ * next page's HTML (a few kB) as soon as the page has its link, and the page rendered from
+ * it, so a tap shows a page already laid out. Rendered on the tap itself (`moderate`), the
+ * page was still being laid out when shown. Chrome itself renders nothing ahead on a phone
+ * short of memory, or in data or battery saving; the prefetch then still serves. A link
+ * with a query (`/auth?next=…`) matches too: it signs nobody in either.
+ * See docs/decisions/085-prerender-the-next-page-and-measure-it.md.
  */
 export function speculationRules() {
   const where = { href_matches: SPECULATION_TARGETS, relative_to: 'document' };
   return JSON.stringify({
     prefetch: [{ where, eagerness: 'immediate' }],
-    prerender: [{ where, eagerness: 'moderate' }],
+    prerender: [{ where, eagerness: 'immediate' }],
   });
 }
 

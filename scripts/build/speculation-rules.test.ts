@@ -19,9 +19,9 @@ describe('speculationRules', () => {
     expect(speculationRules()).not.toMatch(/set-password|resources|staff|admin/);
   });
 
-  it('fetches the page as soon as its link is seen and renders it on the first sign of a tap', () => {
+  it('fetches and renders the page as soon as its link is seen, not on the tap', () => {
     expect(rules.prefetch.map((rule: { eagerness: string }) => rule.eagerness)).toEqual(['immediate']);
-    expect(rules.prerender.map((rule: { eagerness: string }) => rule.eagerness)).toEqual(['moderate']);
+    expect(rules.prerender.map((rule: { eagerness: string }) => rule.eagerness)).toEqual(['immediate']);
   });
 
   it('travels in the page as inert JSON, and is allowed by its hash once in force', () => {

@@ -26,13 +26,18 @@ const prerendered = root.hasChildNodes();
 // Whatever the page's inline head script (early-input.mjs) held between first paint and now.
 const early = takeEarlyInput();
 const held = prerendered ? holdInteractions(root, { early }) : null;
-const stopSpeculating = speculateAfterLoad();
+const speculation = speculateAfterLoad();
 
 function boot() {
-  // The app's router takes link taps from here on: pages fetched for them would go unused.
-  stopSpeculating();
+  // Until the app runs, a tap on a link still goes to the page Chrome got ready; once it
+  // runs, its router takes link taps, and pages fetched for them would go unused.
+  speculation.hold();
+  const ready = () => {
+    speculation.stop();
+    held?.release();
+  };
   import('@/app/start')
-    .then(({ start }) => start(root, () => held?.release()))
+    .then(({ start }) => start(root, ready))
     .catch((error: unknown) => {
       // The app's chunk would not load (a deploy replaced it, or the network failed): load
       // the page once more; failing that, the prerendered page stays as it is.

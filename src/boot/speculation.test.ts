@@ -29,21 +29,27 @@ describe('speculateAfterLoad', () => {
     await vi.waitFor(() => expect(active().map((script) => script.textContent)).toEqual([speculationRules()]));
   });
 
-  it('puts nothing in force once stopped (the app has started), and takes away what was', async () => {
+  it('puts nothing in force once held or stopped (the app has started), and takes away what was', async () => {
     document.head.innerHTML = speculationRulesTag(speculationRules());
-    const early = loadingWindow();
-    const stopEarly = speculateAfterLoad(document, early.win);
-    early.load();
-    stopEarly();
-    // A task queued now runs after the idle callback the load queued.
-    await new Promise((resolve) => early.win.setTimeout(resolve, 0));
-    expect(active()).toEqual([]);
+    for (const end of ['hold', 'stop'] as const) {
+      const early = loadingWindow();
+      const speculation = speculateAfterLoad(document, early.win);
+      early.load();
+      speculation[end]();
+      // A task queued now runs after the idle callback the load queued.
+      await new Promise((resolve) => early.win.setTimeout(resolve, 0));
+      expect(active()).toEqual([]);
+    }
 
     const loaded = loadingWindow();
-    const stop = speculateAfterLoad(document, loaded.win);
+    const speculation = speculateAfterLoad(document, loaded.win);
     loaded.load();
     await vi.waitFor(() => expect(active()).toHaveLength(1));
-    stop();
+    // The app is on its way: a tap meanwhile still goes to the page Chrome got ready.
+    speculation.hold();
+    expect(active()).toHaveLength(1);
+    // The app runs: its router takes the taps.
+    speculation.stop();
     expect(active()).toEqual([]);
   });
 

@@ -4,23 +4,37 @@ import { afterLoad, whenIdle } from './after-load';
 const RULES_ID = 'speculation-rules';
 const ACTIVE = 'script[type="speculationrules"]';
 
+/** What the boot script does with the rules once the app starts, and once it runs. */
+export interface Speculation {
+  /** Puts no rules in force that are not already: the app is on its way. */
+  hold: () => void;
+  /** Takes the rules away: the app's router takes link taps now, and pages fetched for them would go unused. */
+  stop: () => void;
+}
+
 /**
  * Puts the page's Speculation Rules in force once the page has loaded and the browser is
- * idle: the next public page is fetched (and, on a first sign of a tap, rendered) while the
- * visitor reads, never while this page's own files or first work are still under way. The script added has exactly the JSON's text, which
- * the Content-Security-Policy allows by its hash. Returns `stop`: once the app runs, its
- * router takes link taps itself, and pages fetched for them would go unused.
- * See docs/decisions/076-speculation-rules-for-public-links.md.
+ * idle: the next public page is fetched and rendered while the visitor reads, never while
+ * this page's own files or first work are still under way. The script added has exactly the
+ * JSON's text, which the Content-Security-Policy allows by its hash. Rules already in force
+ * when the app starts stay until it runs: a tap on a link meanwhile still shows the page
+ * Chrome rendered. See docs/decisions/085-prerender-the-next-page-and-measure-it.md.
  */
-export function speculateAfterLoad(doc: Document = document, win: Window = window): () => void {
+export function speculateAfterLoad(doc: Document = document, win: Window = window): Speculation {
   let cancelIdle = () => {};
   const cancelLoad = afterLoad(() => {
     cancelIdle = whenIdle(() => inForce(doc), {}, win);
   }, win);
-  return () => {
+  const hold = () => {
     cancelLoad();
     cancelIdle();
-    for (const script of doc.querySelectorAll(ACTIVE)) script.remove();
+  };
+  return {
+    hold,
+    stop: () => {
+      hold();
+      for (const script of doc.querySelectorAll(ACTIVE)) script.remove();
+    },
   };
 }
 
