@@ -30,14 +30,15 @@ function usePreloadWhereSignInLeads() {
 }
 
 /**
- * Runs /resources' loader as soon as the member is signed in, while this page re-renders and
- * the router sets off: the tier and the lists are on their way before the navigation asks
- * for them, and the navigation's own run of the loader joins the reads already running.
+ * Starts /resources' one read as soon as the member is signed in, while this page re-renders
+ * and the router sets off: the tier and the files are on their way before the navigation asks
+ * for them, and the navigation's loader joins the read already running.
+ * See docs/decisions/086-resources-in-one-read.md.
  */
-function startResourcesReads(next: string) {
+function startResourcesReads(next: string, userId: string) {
   if (next !== paths.resources) return;
-  // Errors are the navigation's to show: its loader runs the same reads again.
-  import('./resources').then(({ loader }) => loader()).catch(() => {});
+  // Errors are the page's to show: it reads what is missing itself.
+  import('./resources').then((route) => route.startResourcesReads(userId)).catch(() => {});
 }
 
 export function Component() {

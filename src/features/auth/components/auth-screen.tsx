@@ -22,10 +22,11 @@ export function AuthScreen({
   onSessionStarted,
 }: {
   /**
-   * Called with where the member goes next the moment a sign-in succeeds, before the page
-   * re-renders and navigates: the app starts that page's reads now, so they overlap the rest.
+   * Called with where the member goes next and their id the moment a sign-in succeeds, before
+   * the page re-renders and navigates: the app starts that page's reads now, so they overlap
+   * the rest.
    */
-  onSessionStarted?: (next: string) => void;
+  onSessionStarted?: (next: string, userId: string) => void;
 } = {}) {
   const { status, connect } = useAuth();
   const [searchParams] = useSearchParams();
@@ -51,8 +52,8 @@ export function AuthScreen({
     <AuthView
       onSignIn={async (credentials) => {
         await connect();
-        await signIn(credentials);
-        onSessionStarted?.(next);
+        const userId = await signIn(credentials);
+        onSessionStarted?.(next, userId);
       }}
       onSignUp={async (credentials) => {
         await connect();

@@ -1,0 +1,86 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { resourceCards, resourceFolder } from '@/content/resources';
+import { isTier, isUnlocked, type Tier } from '@/content/tiers';
+import { userTierQueryOptions } from '@/features/tiers';
+import { supabase } from '@/lib/supabase';
+import type { StorageEntry } from '../lib/resource-files';
+import { folderFiles, resourceFilesQueryOptions } from './list-resource-files';
+
+/** What /resources needs of the member, in one answer: their tier and each open folder's entries. */
+export type MemberResources = { tier: Tier | null; folders: ReadonlyMap<string, StorageEntry[]> };
+
+/**
+ * Reads the member's tier and the files their tier opens in one request (the database's
+ * `member_resources()`, under the storage policies, as the list route), and groups the files
+ * by folder (`{tier}/{slug}`), each entry named within its folder as a listing names it.
+ */
+export async function getMemberResources(): Promise<MemberResources> {
+  const { data, error } = await supabase.rpc('member_resources').retry(false);
+  if (error) throw error;
+  const answer = data as { tier?: unknown; files?: unknown } | null;
+  if (!answer || !Array.isArray(answer.files)) throw new Error('The resources answer has no file list');
+  const folders = new Map<string, StorageEntry[]>();
+  for (const file of answer.files as (StorageEntry & { name: unknown })[]) {
+    if (typeof file.name !== 'string') continue;
+    const slash = file.name.lastIndexOf('/');
+    const folder = file.name.slice(0, slash);
+    const entries = folders.get(folder) ?? [];
+    entries.push({ ...file, name: file.name.slice(slash + 1) });
+    folders.set(folder, entries);
+  }
+  return { tier: isTier(answer.tier) ? answer.tier : null, folders };
+}
+
+/** The one read; fetched afresh on each first visit (its parts live on in their own queries). */
+export function memberResourcesQueryOptions(userId: string) {
+  return queryOptions({
+    queryKey: ['resources', 'member', userId] as const,
+    queryFn: getMemberResources,
+    staleTime: 0,
+    gcTime: 0,
+    meta: { errorMessage: 'Could not read your resources' },
+  });
+}
+
+/**
+ * Fills the cache /resources reads from: the member's tier, and each card their tier opens
+ * with its files (an empty folder too). Locked cards are left out, so a card opened later
+ * (an upgrade seen live) lists its folder afresh.
+ */
+function fillCache(client: QueryClient, userId: string, { tier, folders }: MemberResources) {
+  client.setQueryData(userTierQueryOptions(userId).queryKey, tier);
+  for (const card of resourceCards) {
+    if (!isUnlocked(tier, card.tier)) continue;
+    const folder = resourceFolder(card);
+    client.setQueryData(
+      resourceFilesQueryOptions(folder, userId).queryKey,
+      folderFiles(folder, folders.get(folder) ?? []),
+    );
+  }
+}
+
+/**
+ * Gets /resources' data into the cache before the page shows, in one request when the cache
+ * has nothing for this member yet (a sign-in, a reload), else from what it holds (the tier and
+ * the open cards' lists, read again only if gone). Never throws: a failed read is left to the
+ * page, whose own queries read the tier and the lists and show "could not load" with a retry.
+ * See docs/decisions/086-resources-in-one-read.md.
+ */
+export async function loadMemberResources(client: QueryClient, userId: string): Promise<void> {
+  try {
+    const tier = client.getQueryData(userTierQueryOptions(userId).queryKey);
+    if (tier === undefined) {
+      fillCache(client, userId, await client.fetchQuery({ ...memberResourcesQueryOptions(userId), retry: false }));
+      return;
+    }
+    const open = resourceCards.filter((card) => isUnlocked(tier, card.tier));
+    await Promise.all([
+      client.ensureQueryData({ ...userTierQueryOptions(userId), retry: false }),
+      ...open.map((card) =>
+        client.ensureQueryData({ ...resourceFilesQueryOptions(resourceFolder(card), userId), retry: false }),
+      ),
+    ]);
+  } catch {
+    // Shown by the page, logged by the cache.
+  }
+}
