@@ -21,11 +21,12 @@ export function resourcesLoader(client: QueryClient) {
 }
 
 /**
- * Starts /resources' one read for a member who has just signed in, before the sign-in page
- * re-renders and the router sets off; the navigation's loader then joins it.
+ * Starts /resources' one read for a member who has just signed in, with their new access
+ * token, before the sign-in page re-renders and the router sets off; the navigation's loader
+ * then joins it.
  */
-export function startResourcesReads(userId: string) {
-  return loadMemberResources(queryClient, userId);
+export function startResourcesReads(userId: string, accessToken: string) {
+  return loadMemberResources(queryClient, userId, accessToken);
 }
 
 export const loader = resourcesLoader(queryClient);

@@ -2,6 +2,7 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { resourceCards, resourceFolder } from '@/content/resources';
 import { isTier, isUnlocked, type Tier } from '@/content/tiers';
 import { userTierQueryOptions } from '@/features/tiers';
+import { parseEnv } from '@/config/env';
 import { supabase } from '@/lib/supabase';
 import type { StorageEntry } from '../lib/resource-files';
 import { folderFiles, resourceFilesQueryOptions } from './list-resource-files';
@@ -13,10 +14,40 @@ export type MemberResources = { tier: Tier | null; folders: ReadonlyMap<string, 
  * Reads the member's tier and the files their tier opens in one request (the database's
  * `member_resources()`, under the storage policies, as the list route), and groups the files
  * by folder (`{tier}/{slug}`), each entry named within its folder as a listing names it.
+ * With `accessToken` (a session just started), the request goes out at once with it, not
+ * after supabase-js has read the session back from storage under its lock.
  */
-export async function getMemberResources(): Promise<MemberResources> {
+export async function getMemberResources(accessToken?: string): Promise<MemberResources> {
+  return groupByFolder(accessToken ? await rpcWithToken(accessToken) : await rpcWithSession());
+}
+
+async function rpcWithSession(): Promise<unknown> {
   const { data, error } = await supabase.rpc('member_resources').retry(false);
   if (error) throw error;
+  return data;
+}
+
+/** POST /rest/v1/rpc/member_resources as supabase-js sends it, with the given access token. */
+async function rpcWithToken(accessToken: string): Promise<unknown> {
+  const { VITE_SUPABASE_URL, VITE_SUPABASE_ANON_KEY } = parseEnv(import.meta.env);
+  const response = await fetch(`${VITE_SUPABASE_URL.replace(/\/+$/, '')}/rest/v1/rpc/member_resources`, {
+    method: 'POST',
+    headers: {
+      apikey: VITE_SUPABASE_ANON_KEY,
+      Authorization: `Bearer ${accessToken}`,
+      'Content-Type': 'application/json',
+    },
+    body: '{}',
+  });
+  const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
+  if (!response.ok) {
+    const message = typeof body?.message === 'string' ? body.message : `status ${response.status}`;
+    throw new Error(`Could not read your resources: ${message}`);
+  }
+  return body;
+}
+
+function groupByFolder(data: unknown): MemberResources {
   const answer = data as { tier?: unknown; files?: unknown } | null;
   if (!answer || !Array.isArray(answer.files)) throw new Error('The resources answer has no file list');
   const folders = new Map<string, StorageEntry[]>();
@@ -32,10 +63,10 @@ export async function getMemberResources(): Promise<MemberResources> {
 }
 
 /** The one read; fetched afresh on each first visit (its parts live on in their own queries). */
-export function memberResourcesQueryOptions(userId: string) {
+export function memberResourcesQueryOptions(userId: string, accessToken?: string) {
   return queryOptions({
     queryKey: ['resources', 'member', userId] as const,
-    queryFn: getMemberResources,
+    queryFn: () => getMemberResources(accessToken),
     staleTime: 0,
     gcTime: 0,
     meta: { errorMessage: 'Could not read your resources' },
@@ -66,11 +97,15 @@ function fillCache(client: QueryClient, userId: string, { tier, folders }: Membe
  * page, whose own queries read the tier and the lists and show "could not load" with a retry.
  * See docs/decisions/086-resources-in-one-read.md.
  */
-export async function loadMemberResources(client: QueryClient, userId: string): Promise<void> {
+export async function loadMemberResources(client: QueryClient, userId: string, accessToken?: string): Promise<void> {
   try {
     const tier = client.getQueryData(userTierQueryOptions(userId).queryKey);
     if (tier === undefined) {
-      fillCache(client, userId, await client.fetchQuery({ ...memberResourcesQueryOptions(userId), retry: false }));
+      fillCache(
+        client,
+        userId,
+        await client.fetchQuery({ ...memberResourcesQueryOptions(userId, accessToken), retry: false }),
+      );
       return;
     }
     const open = resourceCards.filter((card) => isUnlocked(tier, card.tier));
