@@ -47,7 +47,7 @@ async function rpcWithToken(accessToken: string): Promise<unknown> {
   return body;
 }
 
-function groupByFolder(data: unknown): MemberResources {
+export function groupByFolder(data: unknown): MemberResources {
   const answer = data as { tier?: unknown; files?: unknown } | null;
   if (!answer || !Array.isArray(answer.files)) throw new Error('The resources answer has no file list');
   const folders = new Map<string, StorageEntry[]>();
@@ -78,7 +78,7 @@ export function memberResourcesQueryOptions(userId: string, accessToken?: string
  * with its files (an empty folder too). Locked cards are left out, so a card opened later
  * (an upgrade seen live) lists its folder afresh.
  */
-function fillCache(client: QueryClient, userId: string, { tier, folders }: MemberResources) {
+export function fillCache(client: QueryClient, userId: string, { tier, folders }: MemberResources) {
   client.setQueryData(userTierQueryOptions(userId).queryKey, tier);
   for (const card of resourceCards) {
     if (!isUnlocked(tier, card.tier)) continue;
