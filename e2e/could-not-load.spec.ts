@@ -11,6 +11,8 @@ import { downloadLinkName } from './files';
 const tierRead = /\/rest\/v1\/user_tiers\?/;
 const staffCheck = /\/rest\/v1\/rpc\/is_staff(\?|$)/;
 const fileListing = /\/storage\/v1\/object\/list\/resources$/;
+/** /resources' one read of the tier and files: when it fails, the page reads each itself. */
+const oneRead = /\/rest\/v1\/rpc\/member_resources$/;
 
 function unavailable(route: Route) {
   return route.fulfill({
@@ -37,6 +39,7 @@ test('a failed tier read says so, sells nothing, and Retry shows the real tier',
   const user = await makeUser({ tier: 'foundation' });
   const errors = consoleErrors(page);
   await signInAs(page, user);
+  await page.route(oneRead, unavailable);
   await page.route(tierRead, unavailable);
   await page.goto('/resources');
 
@@ -60,6 +63,7 @@ test('a failed tier read says so, sells nothing, and Retry shows the real tier',
 test('an unreachable tier read (connection refused) is could-not-load too, until Retry', async ({ page, makeUser }) => {
   const user = await makeUser({ tier: 'complete' });
   await signInAs(page, user);
+  await page.route(oneRead, refused);
   await page.route(tierRead, refused);
   await page.goto('/resources');
 
@@ -112,6 +116,7 @@ test('a failed file listing says so on the card, and Try again lists the files',
   const user = await makeUser({ tier: 'ebook' });
   const errors = consoleErrors(page);
   await signInAs(page, user);
+  await page.route(oneRead, unavailable);
   await page.route(fileListing, unavailable);
   await page.goto('/resources');
 

@@ -9,7 +9,8 @@ import { expect, signInAs, test } from './fixtures';
  * fills it in, or sends a visitor to sign in.
  */
 
-const tierRead = /\/rest\/v1\/user_tiers\?/;
+/** The member's tier and files, read in one request. */
+const tierRead = /\/rest\/v1\/rpc\/member_resources$/;
 
 /** Errors the page reports: console errors and uncaught ones (a hydration mismatch is one). */
 function pageErrors(page: Page) {

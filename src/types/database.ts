@@ -531,6 +531,7 @@ export type Database = {
       };
       is_own_avatar_path: { Args: { name: string }; Returns: boolean };
       is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
+      member_resources: { Args: Record<PropertyKey, never>; Returns: Json };
       record_catalog_refund: {
         Args: { p_event_id: string; p_lines?: Json; p_occurred_at: string; p_order_id: string; p_provider: string };
         Returns: Json;

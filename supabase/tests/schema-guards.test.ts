@@ -107,6 +107,7 @@ const executeAllowList: Record<'anon' | 'authenticated', string[]> = {
     'public.grant_tier(uuid,tier,text)',
     'public.is_own_avatar_path(text)',
     'public.is_staff()',
+    'public.member_resources()',
     'public.resource_path_tier(text)',
     'public.revoke_tier(uuid,text)',
     'public.staff_download_flags(integer,integer)',

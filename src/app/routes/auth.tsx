@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { paths } from '@/config/paths';
+import type { StartedSession } from '@/features/auth/api/sign-in';
 import { AuthScreen } from '@/features/auth/components/auth-screen';
 import { QueryProvider } from '@/lib/query-client';
 
@@ -15,7 +16,7 @@ function usePreloadWhereSignInLeads() {
     const preload = () => {
       stop();
       // The router loads it again on the way there, from the cache; a failure shows there.
-      import('./resources').catch(() => {});
+      loadResourcesRoute().catch(() => {});
     };
     const stop = () => {
       document.removeEventListener('focusin', preload, true);
@@ -29,15 +30,29 @@ function usePreloadWhereSignInLeads() {
   }, []);
 }
 
+type ResourcesRoute = typeof import('./resources');
+let resourcesRoute: ResourcesRoute | undefined;
+
+/** /resources' route module; kept once here, so a sign-in reaches it without waiting a turn. */
+async function loadResourcesRoute(): Promise<ResourcesRoute> {
+  resourcesRoute ??= await import('./resources');
+  return resourcesRoute;
+}
+
 /**
- * Runs /resources' loader as soon as the member is signed in, while this page re-renders and
- * the router sets off: the tier and the lists are on their way before the navigation asks
- * for them, and the navigation's own run of the loader joins the reads already running.
+ * Starts /resources' one read as soon as the member is signed in, with their new token, in the
+ * same turn as the sign-in's answer: before this page re-renders and the router sets off. The
+ * navigation's loader joins the read already running.
+ * See docs/decisions/086-resources-in-one-read.md.
  */
-function startResourcesReads(next: string) {
+function startResourcesReads(next: string, { userId, accessToken }: StartedSession) {
   if (next !== paths.resources) return;
-  // Errors are the navigation's to show: its loader runs the same reads again.
-  import('./resources').then(({ loader }) => loader()).catch(() => {});
+  // Errors are the page's to show: it reads what is missing itself.
+  if (resourcesRoute) void resourcesRoute.startResourcesReads(userId, accessToken);
+  else
+    loadResourcesRoute()
+      .then((route) => route.startResourcesReads(userId, accessToken))
+      .catch(() => {});
 }
 
 export function Component() {

@@ -1,45 +1,32 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useLoaderData } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { resourceCards, resourceFolder, type ResourceCard } from '@/content/resources';
-import { isUnlocked } from '@/content/tiers';
-import { resourceFilesQueryOptions } from '@/features/resources/api/list-resource-files';
+import { loadMemberResources } from '@/features/resources/api/member-resources';
 import { ResourcesScreen } from '@/features/resources/components/resources-screen';
-import { userTierQueryOptions } from '@/features/tiers';
 import { queryClient, QueryProvider } from '@/lib/query-client';
 import { AccountCorner } from '../account-corner';
-import { prefetchGate, requireUserId } from '../loaders';
+import { requireUserId } from '../loaders';
 
 /**
  * The gate for /resources: no session, to sign in (and back here afterwards); else the
- * tier and the file lists are fetched before the page shows, so it opens complete. A
- * failed read is left to the page ("could not load", with a retry).
- *
- * The lists do not wait for the tier: every card's folder is asked for at once, beside the
- * tier, so a member who has just signed in waits for one round of reads, not two (on a
- * phone, each read is a preflight and a request). Storage's policies decide what a list
- * holds: a folder above the member's tier lists as empty, and once the tier is known those
- * answers are dropped from the cache, so a card opened later (an upgrade) reads its folder
- * afresh. See docs/decisions/077-sign-in-to-files-in-one-round.md.
+ * member's tier and the files it opens are in the cache before the page shows, so it opens
+ * complete. A failed read is left to the page ("could not load", with a retry).
  */
 export function resourcesLoader(client: QueryClient) {
   return async () => {
     const userId = await requireUserId(paths.resources);
-    // The tier first: on HTTP/1.1 the browser opens six connections to a host at most.
-    const tierRead = prefetchGate(client, userTierQueryOptions(userId));
-    const lists = resourceCards.map((card) => {
-      const options = resourceFilesQueryOptions(resourceFolder(card), userId);
-      return { card, queryKey: options.queryKey, read: prefetchGate(client, options) };
-    });
-    await tierRead;
-    const tier = client.getQueryData(userTierQueryOptions(userId).queryKey);
-    const opens = (card: ResourceCard) => tier !== undefined && isUnlocked(tier, card.tier);
-    for (const { card, queryKey, read } of lists) {
-      if (!opens(card)) void read.then(() => client.removeQueries({ queryKey, exact: true }));
-    }
-    await Promise.all(lists.filter(({ card }) => opens(card)).map(({ read }) => read));
+    await loadMemberResources(client, userId);
     return { userId };
   };
+}
+
+/**
+ * Starts /resources' one read for a member who has just signed in, with their new access
+ * token, before the sign-in page re-renders and the router sets off; the navigation's loader
+ * then joins it.
+ */
+export function startResourcesReads(userId: string, accessToken: string) {
+  return loadMemberResources(queryClient, userId, accessToken);
 }
 
 export const loader = resourcesLoader(queryClient);

@@ -39,6 +39,7 @@ insert into allowed values
   ('authenticated', 'public.grant_tier(uuid,tier,text)'),
   ('authenticated', 'public.is_own_avatar_path(text)'),
   ('authenticated', 'public.is_staff()'),
+  ('authenticated', 'public.member_resources()'),
   ('authenticated', 'public.resource_path_tier(text)'),
   ('authenticated', 'public.revoke_tier(uuid,text)'),
   ('authenticated', 'public.staff_download_flags(integer,integer)'),

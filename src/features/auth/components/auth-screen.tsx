@@ -3,7 +3,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { safeNextPath } from '@/config/paths';
 import { requestPasswordReset } from '../api/request-password-reset';
-import { signIn } from '../api/sign-in';
+import { signIn, type StartedSession } from '../api/sign-in';
 import { signUp } from '../api/sign-up';
 import { afterLoad } from '@/boot/after-load';
 import { useAuth } from '@/lib/auth-provider';
@@ -22,10 +22,11 @@ export function AuthScreen({
   onSessionStarted,
 }: {
   /**
-   * Called with where the member goes next the moment a sign-in succeeds, before the page
-   * re-renders and navigates: the app starts that page's reads now, so they overlap the rest.
+   * Called with where the member goes next and their new session the moment a sign-in
+   * succeeds, before the page re-renders and navigates: the app starts that page's reads now,
+   * so they overlap the rest.
    */
-  onSessionStarted?: (next: string) => void;
+  onSessionStarted?: (next: string, session: StartedSession) => void;
 } = {}) {
   const { status, connect } = useAuth();
   const [searchParams] = useSearchParams();
@@ -51,8 +52,7 @@ export function AuthScreen({
     <AuthView
       onSignIn={async (credentials) => {
         await connect();
-        await signIn(credentials);
-        onSessionStarted?.(next);
+        onSessionStarted?.(next, await signIn(credentials));
       }}
       onSignUp={async (credentials) => {
         await connect();

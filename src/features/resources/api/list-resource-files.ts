@@ -2,7 +2,7 @@ import { queryOptions, useQueries, useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react';
 import { resourceFolder, type ResourceCard } from '@/content/resources';
 import { supabase } from '@/lib/supabase';
-import { downloadableFiles, type ResourceFile } from '../lib/resource-files';
+import { downloadableFiles, type ResourceFile, type StorageEntry } from '../lib/resource-files';
 import { prepareDownload, downloadHref, DownloadRefused } from './prepare-download';
 
 const REFRESH_MS = 4 * 60 * 1000;
@@ -28,7 +28,12 @@ export async function listResourceFiles(folder: string): Promise<ResourceFile[]>
   const bucket = supabase.storage.from('resources');
   const { data, error } = await bucket.list(folder, { limit: 100, sortBy: { column: 'name', order: 'asc' } });
   if (error) throw error;
-  return downloadableFiles(data).map((file) => ({ ...file, url: downloadHref(`${folder}/${file.name}`) }));
+  return folderFiles(folder, data);
+}
+
+/** A folder's listing as the card shows it: its downloadable files, each with its link. */
+export function folderFiles(folder: string, entries: readonly StorageEntry[]): ResourceFile[] {
+  return downloadableFiles(entries).map((file) => ({ ...file, url: downloadHref(`${folder}/${file.name}`) }));
 }
 
 export function resourceFilesQueryOptions(folder: string, userId: string) {
