@@ -597,7 +597,24 @@ function lighthouseVersion() {
   return JSON.parse(readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')).version;
 }
 
+/**
+ * Puppeteer swaps its frame tree when Chrome activates a prerendered page, and may then touch a
+ * frame of the page the activation replaced: it throws from its own event handler, outside any
+ * call the bench made. That page is gone by design, the bench's page goes on, and the run's
+ * figures come from the page shown, so that one error is reported and the run continues.
+ * @param {unknown} err
+ */
+function onUncaught(err) {
+  if (err instanceof Error && err.message.startsWith('Attempted to use detached Frame')) {
+    console.warn(`[perf] puppeteer: ${err.message} (a prerender's activation replaced that page)`);
+    return;
+  }
+  console.error(`[perf] ${err instanceof Error ? err.stack : String(err)}`);
+  process.exit(1);
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.on('uncaughtException', onUncaught);
   main().catch((err) => {
     console.error(`[perf] ${err?.stack ?? err}`);
     process.exit(1);
