@@ -172,11 +172,11 @@ async function linkJourneyTime(browser, page, to) {
   while (Date.now() < deadline) {
     const shown = await page.evaluate(`sessionStorage.getItem(${JSON.stringify(SHOWN)})`).catch(() => undefined); // between two documents, or the tab's page was replaced
     if (shown) return journeyTime(page);
-    // A prerendered page takes the tab over: the page the tap was made in is gone.
-    if (shown === undefined || page.isClosed() || page.mainFrame().detached) {
-      const prerendered = await prerenderedJourneyTime(browser, to).catch(() => null);
-      if (prerendered !== null) return prerendered;
-    }
+    // A prerendered page takes the tab over: the page the tap was made in is gone, or (as
+    // Puppeteer sometimes follows the tab) the page now is the prerendered one, which the
+    // watcher never reached. Either way that document says when it was shown.
+    const prerendered = await prerenderedJourneyTime(browser, to).catch(() => null);
+    if (prerendered !== null) return prerendered;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const seen = browser.targets().map((target) => `${target.type()} ${target.url()}`);
