@@ -1,8 +1,10 @@
 import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
+import { preloadLinkedRoutes } from '@/app/preload-linked-routes';
 import { resolveLazyRoutes } from '@/app/resolve-lazy-routes';
 import { routes } from '@/app/router';
+import { whenIdle } from '@/boot/after-load';
 import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/boot/reload-on-stale-chunk';
 
 /**
@@ -93,6 +95,8 @@ export async function start(container: HTMLElement, onReady: () => void = () => 
   const ready = () => {
     hydrated();
     onReady();
+    // The router shows the next public page from here on: its code comes while the visitor reads.
+    whenIdle(() => void preloadLinkedRoutes(routes, container, window.location.origin));
   };
   const app = (
     <StrictMode>
