@@ -3,12 +3,12 @@ import { e2eEnv } from './env';
 import { expect, signInAs, test } from './fixtures';
 
 // The public pages carry Speculation Rules (scripts/build/speculation-rules.mjs): Chrome
-// fetches the next public page as soon as the page has its link, and prerenders it on the
-// first sign of a tap. Here, in the suite's Chromium, the prefetch is real and used. A
-// prerender is not: Chrome starts none while a DevTools client (Playwright) is attached to
-// the page, so the prerendered page's own part, starting nothing until it is shown, is
-// driven through the same browser signal, `document.prerendering` and `prerenderingchange`,
-// given to the page before its scripts run.
+// fetches and prerenders the next public page once the page has loaded and is idle. Here, in
+// the suite's Chromium, the prefetch is real and used. A prerender is not: Chrome starts none
+// for a page Playwright drives (decision 085 says which DevTools sessions stop it), so the
+// prerendered page's own part, starting nothing until it is shown, is driven through the same
+// browser signal, `document.prerendering` and `prerenderingchange`, given to the page before
+// its scripts run.
 
 test.use({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
 
@@ -103,8 +103,11 @@ test('a prerendered /auth starts nothing until shown; its visitor then signs in 
   await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
   expect(prerendered.appChunks).toEqual([]);
   expect(supabase).toEqual([]);
+  // Its own next pages wait too: rendered now, they would compete with its first frame on the tap.
+  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(0);
 
   await prerendered.activate();
+  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(1);
   await signInWithEnter(page, user);
   await expectFiles(page);
   expect(prerendered.appChunks).toHaveLength(1);

@@ -4,7 +4,6 @@ import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-rou
 import { preloadLinkedRoutes } from '@/app/preload-linked-routes';
 import { resolveLazyRoutes } from '@/app/resolve-lazy-routes';
 import { routes } from '@/app/router';
-import { whenIdle } from '@/boot/after-load';
 import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/boot/reload-on-stale-chunk';
 
 /**
@@ -65,6 +64,10 @@ function Ready({ onReady, children }: { onReady: () => void; children: ReactNode
  * shell. `onReady` runs when the app handles the page (boot/main.ts then replays a held click).
  */
 export async function start(container: HTMLElement, onReady: () => void = () => {}) {
+  // The router shows the next public page from here on: its code comes alongside this page's
+  // own route (a few kB on a phone's link), not after the hydration, which takes a second or
+  // more on a slow phone: a visitor who scrolled, and so started the app, taps soon after.
+  void preloadLinkedRoutes(routes, container, window.location.origin);
   // This runs as the app's modules finish evaluating: a new task before the next step.
   await nextTask();
   const hydrate = await prepare(container);
@@ -95,8 +98,6 @@ export async function start(container: HTMLElement, onReady: () => void = () => 
   const ready = () => {
     hydrated();
     onReady();
-    // The router shows the next public page from here on: its code comes while the visitor reads.
-    whenIdle(() => void preloadLinkedRoutes(routes, container, window.location.origin));
   };
   const app = (
     <StrictMode>

@@ -53,6 +53,24 @@ describe('speculateAfterLoad', () => {
     expect(active()).toEqual([]);
   });
 
+  it('waits, on a page Chrome prerenders, until the visitor is shown it', async () => {
+    document.head.innerHTML = speculationRulesTag(speculationRules());
+    const prerendering = Object.defineProperty(document, 'prerendering', { value: true, configurable: true });
+    try {
+      const { win, load } = loadingWindow();
+      speculateAfterLoad(document, win);
+      load();
+      await new Promise((resolve) => win.setTimeout(resolve, 0));
+      await new Promise((resolve) => win.setTimeout(resolve, 0));
+      expect(active()).toEqual([]);
+      Object.defineProperty(prerendering, 'prerendering', { value: false, configurable: true });
+      document.dispatchEvent(new Event('prerenderingchange'));
+      await vi.waitFor(() => expect(active()).toHaveLength(1));
+    } finally {
+      delete (document as { prerendering?: boolean }).prerendering;
+    }
+  });
+
   it('does nothing on a page without rules (a member page)', async () => {
     const page = loadingWindow();
     speculateAfterLoad(document, page.win);

@@ -1,4 +1,5 @@
 import { afterLoad, whenIdle } from './after-load';
+import { whenShown } from './when-shown';
 
 /** The inert JSON the build puts in each public page (scripts/build/speculation-rules.mjs). */
 const RULES_ID = 'speculation-rules';
@@ -16,16 +17,23 @@ export interface Speculation {
  * Puts the page's Speculation Rules in force once the page has loaded and the browser is
  * idle: the next public page is fetched and rendered while the visitor reads, never while
  * this page's own files or first work are still under way. The script added has exactly the
- * JSON's text, which the Content-Security-Policy allows by its hash. Rules already in force
+ * JSON's text, which the Content-Security-Policy allows by its hash. A prerendered page puts
+ * its rules in force only once shown (and idle after that). Rules already in force
  * when the app starts stay until it runs: a tap on a link meanwhile still shows the page
  * Chrome rendered. See docs/decisions/085-prerender-the-next-page-and-measure-it.md.
  */
 export function speculateAfterLoad(doc: Document = document, win: Window = window): Speculation {
+  let held = false;
   let cancelIdle = () => {};
+  // A page Chrome prerenders loads in the background; its own next pages wait until it is
+  // shown and idle, or their rendering would compete with its first frame on the tap.
   const cancelLoad = afterLoad(() => {
-    cancelIdle = whenIdle(() => inForce(doc), {}, win);
+    whenShown(() => {
+      if (!held) cancelIdle = whenIdle(() => inForce(doc), {}, win);
+    }, doc);
   }, win);
   const hold = () => {
+    held = true;
     cancelLoad();
     cancelIdle();
   };
