@@ -15,6 +15,7 @@
 //   npm run perf -- --only taps      the phone's rows alone (or --only lighthouse)
 //   npm run perf -- --only journeys  the links and sign-in to files alone
 //   npm run perf -- --runs 1         one run, while working on it
+//   npm run perf -- --only taps --rows Play   only the phone's rows whose name has that text
 //   npm run perf -- --pages /,/auth  some pages only
 //   npm run perf -- --json out.json  also write every run's figures
 //   PERF_LHR_DIR=dir npm run perf    also keep each run's whole Lighthouse report there
@@ -268,12 +269,14 @@ function parseArgs(/** @type {string[]} */ argv) {
     pages: PAGES.map((p) => p.path),
     json: /** @type {string | null} */ (null),
     only: /** @type {'lighthouse' | 'taps' | 'journeys' | null} */ (null),
+    rows: '',
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--runs') options.runs = Number(argv[++i]);
     else if (arg === '--pages') options.pages = String(argv[++i]).split(',');
     else if (arg === '--json') options.json = String(argv[++i]);
+    else if (arg === '--rows') options.rows = String(argv[++i]);
     else if (arg === '--only') {
       const only = String(argv[++i]);
       if (only !== 'lighthouse' && only !== 'taps' && only !== 'journeys') {
@@ -353,6 +356,7 @@ function chromiumPath() {
  *   site: string,
  *   session: string,
  *   runs: number,
+ *   rows: string,
  * }} Bench
  */
 
@@ -466,18 +470,22 @@ async function measurePhone(bench, firstTaps) {
   /** @type {Verdict[]} */
   const rows = [];
   const ms = (/** @type {number} */ limit) => ({ limit, unit: 'ms', atMost: true });
+  const wanted = (/** @type {string} */ name) => name.includes(bench.rows);
   for (const cpu of PHONE_CPUS) {
     for (const scenario of firstTaps ? SCENARIOS : []) {
       const name = `first tap, ${cpu}x: ${scenario.name}`;
+      if (!wanted(name)) continue;
       const runs = await repeated(bench, name, (browser) => measureFirstTap(browser, bench.site, scenario, cpu));
       rows.push({ name, runs, ...ms(FIRST_TAP_BUDGET_MS) });
     }
     for (const link of LINKS) {
       const name = `next page, ${cpu}x: tap ${link.from} → ${link.to}`;
+      if (!wanted(name)) continue;
       const runs = await repeated(bench, name, (browser) => measureLinkTap(browser, bench.site, link, cpu));
       rows.push({ name, runs, ...ms(NEXT_PAGE_BUDGET_MS) });
     }
     const name = `sign-in to files, ${cpu}x: Enter → first download link`;
+    if (!wanted(name)) continue;
     const runs = await repeated(bench, name, (browser) =>
       measureSignInToFiles(browser, bench.site, FOUNDATION_MEMBER, cpu),
     );
@@ -574,7 +582,7 @@ async function main() {
     const session = await memberSession(standIn.url, ANON_KEY);
     console.log(`[perf] serving dist/ at ${site}; Lighthouse ${options.runs}× per page with ${executablePath}`);
     /** @type {Bench} */
-    const bench = { lighthouse, puppeteer, executablePath, site, session, runs: options.runs };
+    const bench = { lighthouse, puppeteer, executablePath, site, session, runs: options.runs, rows: options.rows };
     const results = await measurePages(bench, options.only && options.only !== 'lighthouse' ? [] : options.pages);
     const phone = options.only === 'lighthouse' ? [] : await measurePhone(bench, options.only !== 'journeys');
     const rows = [...lighthouseVerdicts(results), ...phone];
