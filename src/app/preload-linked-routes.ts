@@ -3,7 +3,7 @@ import { loadAhead } from '@/boot/reload-on-stale-chunk';
 import { paths } from '@/config/paths';
 
 /**
- * The public pages a visitor goes to next from another public page: once the app runs, its
+ * The public pages a visitor goes to next from another public page: once the app starts, its
  * router shows them, and their code is worth having before the tap. The same pages the
  * speculation rules get ready before the app runs (scripts/build/speculation-rules.mjs).
  */
