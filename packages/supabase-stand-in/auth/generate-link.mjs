@@ -8,6 +8,7 @@
 // password is created) and `recovery` (an unknown address is 404 user_not_found).
 import { fieldsOf } from './context.mjs';
 import { authError, emailExists } from './errors.mjs';
+import { storeInvitation } from './invite.mjs';
 import { newOneTimeToken, storeOneTimeToken, verifyLink } from './mail.mjs';
 import { safeRedirect } from './redirects.mjs';
 import { createUser, findUser, metadata, userById, userJson, validateEmail } from './users.mjs';
@@ -29,14 +30,7 @@ async function inviteToken(ctx, email, data, token, redirect) {
   user ??= await createUser(ctx.db, { email, password: null, userMetadata: data, confirmed: false });
   if (!user) throw emailExists();
   const userId = user.id;
-  await ctx.db.transaction(async (tx) => {
-    await storeOneTimeToken(tx, userId, 'confirmation', token, redirect);
-    await tx.query(
-      `update auth.users set invited_at = now(), confirmation_sent_at = now(), confirmation_token = $2, updated_at = now()
-        where id = $1`,
-      [userId, token.tokenHash],
-    );
-  });
+  await ctx.db.transaction((tx) => storeInvitation(tx, userId, token, redirect));
   return userId;
 }
 

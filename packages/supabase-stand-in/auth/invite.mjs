@@ -11,6 +11,23 @@ import { safeRedirect } from './redirects.mjs';
 import { createUser, findUser, metadata, userById, userJson, validateEmail } from './users.mjs';
 
 /**
+ * Makes `token` the user's one invitation (an older link stops working), as both /invite and
+ * admin/generate_link do.
+ * @param {import('./context.mjs').Queryable} tx
+ * @param {string} userId
+ * @param {{ otp: string, tokenHash: string }} token
+ * @param {string} redirect
+ */
+export async function storeInvitation(tx, userId, token, redirect) {
+  await storeOneTimeToken(tx, userId, 'confirmation', token, redirect);
+  await tx.query(
+    `update auth.users set invited_at = now(), confirmation_sent_at = now(), confirmation_token = $2, updated_at = now()
+      where id = $1`,
+    [userId, token.tokenHash],
+  );
+}
+
+/**
  * @param {import('./context.mjs').AuthContext} ctx
  * @param {unknown} body
  * @param {string | null} redirectTo
@@ -32,12 +49,7 @@ export async function invite(ctx, body, redirectTo) {
   const invited = user;
   const userId = user.id;
   await ctx.db.transaction(async (tx) => {
-    await storeOneTimeToken(tx, userId, 'confirmation', token, redirect);
-    await tx.query(
-      `update auth.users set invited_at = now(), confirmation_sent_at = now(), confirmation_token = $2, updated_at = now()
-        where id = $1`,
-      [userId, token.tokenHash],
-    );
+    await storeInvitation(tx, userId, token, redirect);
     const link = verifyLink(ctx, token.tokenHash, 'invite', redirect);
     const mail = ctx.mailTemplates.render('invite', mailData(ctx, invited, link, token, redirect));
     await sendMail(ctx, tx, { to: email, subject: mail.subject, body: mail.text, link, otp: token.otp });
