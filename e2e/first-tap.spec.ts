@@ -110,8 +110,10 @@ test('Play shows the player loading at once, and the app does not load it twice'
   const app = await holdTheApp(page);
   await openAtFirstPaint(page, '/');
   await page.getByRole('button', { name: new RegExp(landing.hero.video.play) }).tap();
+  await expect(page.getByText(landing.hero.video.loading)).toBeVisible();
   const player = page.getByTitle(landing.hero.video.iframeTitle);
   await expect(player).toBeVisible();
+  await expect(player).toBeFocused();
 
   await app.release();
   await waitForHydration(page, { act: false });

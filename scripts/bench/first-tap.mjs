@@ -65,7 +65,9 @@ export const SCENARIOS = [
     path: '/',
     event: 'pointerdown',
     act: (page) => tapText(page, 'button', 'Play video'),
-    answered: () => [...document.querySelectorAll('iframe')].some((frame) => frame.checkVisibility()),
+    // The loading line (shown once Play has hidden itself) or the player's frame over it.
+    answered: () =>
+      [...document.querySelectorAll('.video-loading, iframe')].some((element) => element.checkVisibility()),
   },
   {
     name: 'type, tap Sign In: the button shows it is working',

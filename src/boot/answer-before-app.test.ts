@@ -1,9 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerActivation, loadFrame, tabForKey } from './answer-before-app';
 
 afterEach(() => {
   document.body.innerHTML = '';
 });
+
+/** Resolves just after the next frame has been painted (a task queued from its frame callback). */
+function afterNextPaint() {
+  return new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
 
 function page(html: string) {
   const root = document.createElement('div');
@@ -49,17 +54,34 @@ describe('answerActivation', () => {
     expect(document.activeElement).toBe(root.querySelector('input'));
   });
 
-  it('makes a click-to-load frame when its slot is shown, and focuses it', () => {
+  it("shows a click-to-load frame's slot at once, then makes the frame once that is painted, and focuses it", async () => {
     const root = page(`
       <button id="play" data-shows="slot" data-hides="play">Play</button>
       <div id="slot" data-frame-src="https://video.test/embed?autoplay=1" data-frame-title="Video" data-frame-allow="autoplay" hidden></div>`);
-    answerActivation(root.querySelector('#play')!);
+    expect(answerActivation(root.querySelector('#play')!)).toBe(true);
+    expect(root.querySelector('#play')).toHaveAttribute('hidden');
+    expect(root.querySelector('#slot')).not.toHaveAttribute('hidden');
+    expect(root.querySelector('#slot > iframe')).toBeNull();
+
+    await afterNextPaint();
     const frame = root.querySelector('#slot > iframe');
     expect(frame).toHaveAttribute('src', 'https://video.test/embed?autoplay=1');
     expect(frame).toHaveAttribute('title', 'Video');
     expect(frame).toHaveAttribute('allow', 'autoplay');
-    expect(root.querySelector('#play')).toHaveAttribute('hidden');
     expect(document.activeElement).toBe(frame);
+  });
+
+  it('makes the frame at once on a page in the background, which paints nothing', () => {
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    try {
+      const root = page(`
+        <button id="play" data-shows="slot" data-hides="play">Play</button>
+        <div id="slot" data-frame-src="https://video.test/embed" data-frame-title="Video" hidden></div>`);
+      answerActivation(root.querySelector('#play')!);
+      expect(root.querySelector('#slot > iframe')).toHaveAttribute('src', 'https://video.test/embed');
+    } finally {
+      visibility.mockRestore();
+    }
   });
 
   it('makes the frame once: a second call finds the first (a new one would load the player again)', () => {

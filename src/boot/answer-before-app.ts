@@ -75,7 +75,13 @@ export function isSwap(control: Element): boolean {
   return control.hasAttribute('data-shows') || control.hasAttribute('data-hides');
 }
 
-/** Does what a swap button does: hides one element, shows another (loading a frame in it) and focuses it. */
+/**
+ * Does what a swap button does: hides one element, shows another (loading a frame in it) and
+ * focuses it. A frame comes once what the swap shows has been painted: making one costs a
+ * document of its own, tens of milliseconds on a phone, and meanwhile the place it goes says
+ * it is loading (the sales video's loading line, index.css), so that is the answer the visitor
+ * sees first.
+ */
 export function swap(control: Element) {
   const doc = control.ownerDocument;
   const byAttribute = (name: string) => {
@@ -88,9 +94,29 @@ export function swap(control: Element) {
   if (hidden) hidden.hidden = true;
   if (!shown) return;
   shown.hidden = false;
-  const slots = [shown, ...shown.querySelectorAll<HTMLElement>('[data-frame-src]')];
-  for (const slot of slots) if (slot.dataset.frameSrc) loadFrame(slot);
-  (byAttribute('data-focuses') ?? focusTargetIn(shown))?.focus();
+  const focus = () => (byAttribute('data-focuses') ?? focusTargetIn(shown))?.focus();
+  const slots = [shown, ...shown.querySelectorAll<HTMLElement>('[data-frame-src]')].filter(
+    (slot) => slot.dataset.frameSrc,
+  );
+  if (slots.length === 0) {
+    focus();
+    return;
+  }
+  afterNextPaint(doc, () => {
+    for (const slot of slots) loadFrame(slot);
+    focus();
+  });
+}
+
+/**
+ * Calls `callback` just after the next frame has been painted: a frame callback runs before
+ * that frame is painted, a task queued from it after. A page in the background paints nothing:
+ * there it calls back at once.
+ */
+function afterNextPaint(doc: Document, callback: () => void) {
+  const win = doc.defaultView;
+  if (!win || doc.visibilityState === 'hidden') callback();
+  else win.requestAnimationFrame(() => win.setTimeout(callback, 0));
 }
 
 /**
