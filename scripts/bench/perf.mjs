@@ -145,12 +145,11 @@ export function pickEncoding(accept) {
  * @param {string} html
  */
 export function withoutScripts(html) {
+  const fetchesScript = (/** @type {string} */ link) =>
+    /\brel="?modulepreload\b/i.test(link) || (/\brel="?preload\b/i.test(link) && /\bas="?script\b/i.test(link));
   return html
     .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '')
-    .replace(
-      /<link\b(?=[^>]*\brel="?(?:modulepreload|preload)\b)(?=[^>]*\bas="?script\b|[^>]*\brel="?modulepreload\b)[^>]*>/gi,
-      '',
-    );
+    .replace(/<link\b[^>]*>/gi, (link) => (fetchesScript(link) ? '' : link));
 }
 
 /**
