@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { e2eEnv } from './env';
-import { expect, signInAs, test } from './fixtures';
+import { expect, signInAs, test, waitForHydration } from './fixtures';
 
 // The public pages carry Speculation Rules (scripts/build/speculation-rules.mjs): Chrome
 // fetches and prerenders the next public page once the page has loaded and is idle. Here, in
@@ -60,6 +60,33 @@ test('a tap on Sign In opens /auth from the page Chrome fetched ahead, and the f
 
   await signInWithEnter(page, user);
   await expectFiles(page);
+});
+
+test('once the app runs, a tap on a link the rules got ready still goes to the page the browser fetched', async ({
+  page,
+  makeUser,
+}) => {
+  const user = await makeUser({ tier: 'foundation' });
+  await page.goto('/');
+  const rules = page.locator('script[type="speculationrules"]');
+  await expect(rules).toHaveCount(1);
+  await waitForHydration(page);
+
+  // Not the router: the browser follows the link, to the page Chrome got ready (on a phone, the
+  // page it prerendered; here, where it prerenders nothing, the one it fetched).
+  await page.getByRole('link', { name: 'Sign In', exact: true }).tap();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+  const delivery = await page.evaluate(
+    () => (performance.getEntriesByType('navigation')[0] as PerformanceEntry & { deliveryType?: string }).deliveryType,
+  );
+  expect(delivery).toBe('navigational-prefetch');
+
+  // Once the app has gone on to another page, the rules /auth put in force are gone with it.
+  await expect(rules).toHaveCount(1);
+  await signInWithEnter(page, user);
+  await expectFiles(page);
+  await expect(rules).toHaveCount(0);
 });
 
 /**

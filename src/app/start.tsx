@@ -61,9 +61,13 @@ function Ready({ onReady, children }: { onReady: () => void; children: ReactNode
 
 /**
  * Starts the app in `container`: hydrates the prerendered page, or renders into the empty
- * shell. `onReady` runs when the app handles the page (boot/main.ts then replays a held click).
+ * shell. `onReady` runs when the app handles the page (boot/main.ts then replays a held click);
+ * `onLeave`, once, when the router first shows another page than the one it started on.
  */
-export async function start(container: HTMLElement, onReady: () => void = () => {}) {
+export async function start(
+  container: HTMLElement,
+  { onReady = () => {}, onLeave = () => {} }: { onReady?: () => void; onLeave?: () => void } = {},
+) {
   // The router shows the next public page from here on: its code comes alongside this page's
   // own route (a few kB on a phone's link), not after the hydration, which takes a second or
   // more on a slow phone: a visitor who scrolled, and so started the app, taps soon after.
@@ -93,6 +97,13 @@ export async function start(container: HTMLElement, onReady: () => void = () => 
         if (settled(state)) callback();
       });
     },
+  });
+
+  const startedOn = router.state.location.pathname;
+  const unsubscribe = router.subscribe((state) => {
+    if (state.location.pathname === startedOn) return;
+    unsubscribe();
+    onLeave();
   });
 
   const ready = () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { afterFirstPaint, holdInteractions, onFirstIntent } from './hydrate-on-intent';
+import { afterFirstPaint, holdInteractions, isReading, onFirstIntent } from './hydrate-on-intent';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -146,12 +146,53 @@ describe('onFirstIntent', () => {
     expect(calls).toBe(1);
   });
 
+  it('hands over the event it started on', () => {
+    const root = page('<p>Text</p>');
+    const seen: Event[] = [];
+    onFirstIntent((event) => seen.push(event));
+    const touch = new Event('touchstart', { bubbles: true });
+    root.querySelector('p')!.dispatchEvent(touch);
+    expect(seen).toEqual([touch]);
+  });
+
   it('can be cancelled', () => {
     let calls = 0;
     const cancel = onFirstIntent(() => (calls += 1));
     cancel();
     window.dispatchEvent(new Event('scroll'));
     expect(calls).toBe(0);
+  });
+});
+
+describe('isReading', () => {
+  const on = (type: string, target: EventTarget) => {
+    let seen: Event | null = null;
+    target.addEventListener(type, (event) => (seen = event), { once: true });
+    target.dispatchEvent(new Event(type, { bubbles: true }));
+    return seen!;
+  };
+
+  it('is a scroll, a wheel, a pointer moving, or a touch or press on the text', () => {
+    const root = page('<p>Read <strong>this</strong></p>');
+    const text = root.querySelector('strong')!;
+    expect(isReading(on('scroll', window))).toBe(true);
+    expect(isReading(on('wheel', text))).toBe(true);
+    expect(isReading(on('pointermove', text))).toBe(true);
+    expect(isReading(on('touchstart', text))).toBe(true);
+    expect(isReading(on('pointerdown', text))).toBe(true);
+  });
+
+  it('is not a press on a control of the page, a focus or a key', () => {
+    const root = page(
+      '<button type="button"><span>Play</span></button><label>Email <input type="email"></label>' +
+        '<textarea></textarea><div role="tab">Sign Up</div><select></select>',
+    );
+    for (const selector of ['span', 'input', 'label', 'textarea', '[role="tab"]', 'select']) {
+      expect(isReading(on('touchstart', root.querySelector(selector)!))).toBe(false);
+      expect(isReading(on('pointerdown', root.querySelector(selector)!))).toBe(false);
+    }
+    expect(isReading(on('focusin', root.querySelector('input')!))).toBe(false);
+    expect(isReading(on('keydown', root))).toBe(false);
   });
 });
 

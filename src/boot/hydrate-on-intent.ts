@@ -15,13 +15,29 @@ export const INTENT_EVENTS = ['pointermove', 'pointerdown', 'touchstart', 'wheel
 /** Pointer events that start a tap or a click: on a link, they lead away from the page. */
 const PRESS_EVENTS = new Set(['pointerdown', 'touchstart']);
 
+/** What a visitor uses on the page itself: a field, or a control that needs the app. */
+const PAGE_CONTROLS = `${NEEDS_APP}, input, select, textarea, label, summary, [contenteditable]`;
+
 /**
- * Calls `callback` once, on the first intent event on `target`. Returns a cancel function.
+ * Whether the first intent was a reader's: a scroll, a wheel, a pointer moving, or a touch
+ * or press that is not on one of the page's controls (a finger's scroll starts with a touch).
+ * A reader may well tap one of the page's links next, so the next pages are still got ready
+ * while the app starts. A key, a focus or a press on a control is the visitor using this
+ * page: its app comes first (speculation.ts).
+ */
+export function isReading(event: Event): boolean {
+  if (event.type === 'keydown' || event.type === 'focusin') return false;
+  const target = event.target instanceof Element ? event.target : null;
+  return target?.closest(PAGE_CONTROLS) == null;
+}
+
+/**
+ * Calls `callback` once, with the first intent event on `target`. Returns a cancel function.
  * A press on a link (and the focus it gives that link) is not one: the visitor is leaving
  * for the next page, which may already be waiting (Speculation Rules), and starting the app
  * here would only compete with it for the phone's processor and network.
  */
-export function onFirstIntent(callback: () => void, target: Window = window): () => void {
+export function onFirstIntent(callback: (event: Event) => void, target: Window = window): () => void {
   const options: AddEventListenerOptions = { capture: true, passive: true };
   let done = false;
   let pressedLink: Element | null = null;
@@ -37,7 +53,7 @@ export function onFirstIntent(callback: () => void, target: Window = window): ()
   function fire(event: Event) {
     if (done || leaving(event)) return;
     stop();
-    callback();
+    callback(event);
   }
   for (const type of INTENT_EVENTS) target.addEventListener(type, fire, options);
   return stop;

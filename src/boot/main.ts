@@ -1,6 +1,6 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { isEmbedded } from '@/features/purchase/lib/purchase-action';
-import { afterFirstPaint, holdInteractions, onFirstIntent, takeEarlyInput } from './hydrate-on-intent';
+import { afterFirstPaint, holdInteractions, isReading, onFirstIntent, takeEarlyInput } from './hydrate-on-intent';
 import { currentHref, isChunkReload, reloadOnceFor } from './reload-on-stale-chunk';
 import { speculateAfterLoad } from './speculation';
 import { whenShown } from './when-shown';
@@ -28,16 +28,23 @@ const early = takeEarlyInput();
 const held = prerendered ? holdInteractions(root, { early }) : null;
 const speculation = speculateAfterLoad();
 
-function boot() {
-  // Until the app runs, a tap on a link still goes to the page Chrome got ready; once it
-  // runs, its router takes link taps, and pages fetched for them would go unused.
-  speculation.hold();
-  const ready = () => {
-    speculation.stop();
-    held?.release();
-  };
+/**
+ * Loads and starts the app. `reading`: it starts for a visitor who is reading (a scroll, a
+ * touch that is not on a control), who may well tap a link to the next page next, so the
+ * page's rules still come in force once it has loaded and is idle. Otherwise none come that
+ * are not in force already: the visitor is using this page, and its app comes first.
+ */
+function boot({ reading = false } = {}) {
+  if (!reading) speculation.hold();
   import('@/app/start')
-    .then(({ start }) => start(root, ready))
+    .then(({ start }) =>
+      start(root, {
+        onReady: () => held?.release(),
+        // A tap on a link to a page the rules got ready goes to it, the app running or not;
+        // once the app's router has shown another page, they are this page's no more.
+        onLeave: () => speculation.stop(),
+      }),
+    )
     .catch((error: unknown) => {
       // The app's chunk would not load (a deploy replaced it, or the network failed): load
       // the page once more; failing that, the prerendered page stays as it is.
@@ -63,5 +70,5 @@ whenShown(() => {
     isEmbedded(window);
   if (!prerendered) boot();
   else if (startNow) afterFirstPaint(boot);
-  else onFirstIntent(boot);
+  else onFirstIntent((event) => boot({ reading: isReading(event) }));
 });

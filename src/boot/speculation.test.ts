@@ -1,9 +1,19 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { speculationRules, speculationRulesTag } from '../../scripts/build/speculation-rules.mjs';
-import { speculateAfterLoad } from './speculation';
+import { speculateAfterLoad as speculateAfterLoadOnce, type Speculation } from './speculation';
+
+// Each test's rules and link listener end with it.
+const started: Speculation[] = [];
+const speculateAfterLoad = (...args: Parameters<typeof speculateAfterLoadOnce>) => {
+  const speculation = speculateAfterLoadOnce(...args);
+  started.push(speculation);
+  return speculation;
+};
 
 afterEach(() => {
+  for (const speculation of started.splice(0)) speculation.stop();
   document.head.innerHTML = '';
+  document.body.innerHTML = '';
 });
 
 /** A window whose page is still loading until `load()`; idle at the next task after that. */
@@ -48,8 +58,55 @@ describe('speculateAfterLoad', () => {
     // The app is on its way: a tap meanwhile still goes to the page Chrome got ready.
     speculation.hold();
     expect(active()).toHaveLength(1);
-    // The app runs: its router takes the taps.
+    // The app has shown another page: its router takes the taps.
     speculation.stop();
+    expect(active()).toEqual([]);
+  });
+
+  it('sends a tap on a link to a page the rules got ready to the browser, not to the app, until stopped', async () => {
+    document.head.innerHTML = speculationRulesTag(speculationRules());
+    document.body.innerHTML =
+      '<div id="root"><a href="/bundles">Bundles</a><a href="/auth?next=/resources">Download</a>' +
+      '<a href="/privacy">Privacy</a><a href="/bundles" target="_blank">New tab</a></div>';
+    const root = document.getElementById('root')!;
+    // The app's router, as React listens: on its root, taking the click from the browser.
+    const routed: string[] = [];
+    root.addEventListener('click', (event) => {
+      event.preventDefault();
+      routed.push((event.target as HTMLAnchorElement).getAttribute('href')!);
+    });
+    const click = (selector: string, init: MouseEventInit = {}) => {
+      const event = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0, ...init });
+      root.querySelector(selector)!.dispatchEvent(event);
+    };
+    const stopJsdom = new AbortController();
+    onTestFinished(() => stopJsdom.abort());
+    const { win, load } = loadingWindow();
+    const speculation = speculateAfterLoad(document, win);
+    // Before the rules are in force the router has every link.
+    click('a[href="/bundles"]');
+    expect(routed).toEqual(['/bundles']);
+
+    load();
+    await vi.waitFor(() => expect(active()).toHaveLength(1));
+    // After the rules' own listener: what never reaches the root is the browser's to follow
+    // (jsdom cannot, so it is stopped here).
+    document.addEventListener('click', (event) => event.preventDefault(), { capture: true, signal: stopJsdom.signal });
+    routed.length = 0;
+    click('a[href="/bundles"]');
+    click('a[href^="/auth"]');
+    expect(routed).toEqual([]);
+    // A page the rules did not get ready, a new tab or a modified click: as before.
+    click('a[href="/privacy"]');
+    click('a[target]');
+    click('a[href="/bundles"]:not([target])', { ctrlKey: true });
+    expect(routed).toEqual(['/privacy', '/bundles', '/bundles']);
+
+    // The app has shown another page: this page's rules and links are the router's again.
+    speculation.stop();
+    routed.length = 0;
+    click('a[href="/bundles"]:not([target])');
+    expect(routed).toEqual(['/bundles']);
     expect(active()).toEqual([]);
   });
 
