@@ -1,11 +1,14 @@
 import type { Page } from '@playwright/test';
-import { expect, test, waitForHydration } from './fixtures';
+import { expect, test, waitForHydration, withoutSpeculationRules } from './fixtures';
 
 // A tab opened before a deploy asks for chunk names the host no longer serves. The route
-// chunk for /auth is answered 404 here, as a host would after the old build is gone.
+// chunk for /auth is answered 404 here, as a host would after the old build is gone. The
+// browser has no Speculation Rules, so the app's router, not a page Chrome got ready, takes
+// the tap on the link.
 const authChunk = /\/assets\/auth-[\w-]{8}\.js$/;
 
 async function failAuthChunk(page: Page, times: number) {
+  await withoutSpeculationRules(page);
   let requests = 0;
   await page.route(authChunk, async (route) => {
     requests += 1;

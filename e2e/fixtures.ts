@@ -116,6 +116,17 @@ export async function waitForHydration(page: Page, { act = true }: { act?: boole
   await expect(page.locator('head > style ~ [data-page-head]').first()).toBeAttached();
 }
 
+/**
+ * Makes the page a browser without Speculation Rules (Safari, Firefox): the public pages put
+ * none in force, so the app's router takes every link once it runs (src/boot/speculation.ts).
+ */
+export async function withoutSpeculationRules(page: Page) {
+  await page.addInitScript(() => {
+    const supports = HTMLScriptElement.supports.bind(HTMLScriptElement);
+    HTMLScriptElement.supports = (type: string) => type !== 'speculationrules' && supports(type);
+  });
+}
+
 /** Holds the app's chunk until `release`, so a test can act on the page before the app runs. */
 export async function holdTheApp(page: Page) {
   const held: Route[] = [];

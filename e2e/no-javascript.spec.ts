@@ -5,7 +5,7 @@ import { landing } from '../src/content/landing';
 import { privacy } from '../src/content/privacy';
 import { site } from '../src/content/site';
 import { e2eEnv } from './env';
-import { expect, signInAs, test, waitForHydration } from './fixtures';
+import { expect, signInAs, test, waitForHydration, withoutSpeculationRules } from './fixtures';
 
 // The public pages are prerendered by the build (scripts/build/vite-prerender.mjs): readable, with
 // working links, before (and without) any script; then hydrated without a complaint.
@@ -176,6 +176,9 @@ test('/auth can be filled in while supabase-js is still loading, and signs in on
 });
 
 test('the page works after hydration: a link navigates in the app, without loading a document', async ({ page }) => {
+  // In Chromium a link to a page the speculation rules got ready goes to that page
+  // (speculation.spec.ts); in a browser without them the router takes every link.
+  await withoutSpeculationRules(page);
   await page.goto('/bundles');
   await hydrated(page);
   const documents: string[] = [];

@@ -1,6 +1,6 @@
 import { bundles } from '../src/content/bundles';
 import { site } from '../src/content/site';
-import { expect, expectAccessible, test, waitForHydration } from './fixtures';
+import { expect, expectAccessible, test, waitForHydration, withoutSpeculationRules } from './fixtures';
 
 // A visitor (no account) reads every public page and follows every internal link. Outside
 // links (storefront, checkout, company site) are checked by target only: there is no
@@ -49,9 +49,12 @@ test('the landing page sells the ebook and links where it says', async ({ page }
 });
 
 test('a visitor sees Sign In at the top right and it leads to /auth', async ({ page }) => {
+  // A browser without Speculation Rules: once the app runs, the link is a client-side
+  // navigation (before, a plain page load). In Chromium it loads the page the rules got ready,
+  // a new document whose title the screen reader reads as for any page (speculation.spec.ts).
+  await withoutSpeculationRules(page);
   await page.goto('/');
   await expect(page).toHaveTitle('Yes, You Can! Finish Your Book in 90 Days');
-  // Once the app runs, the link is a client-side navigation (before, a plain page load).
   await waitForHydration(page);
   await page.getByRole('link', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/auth$/);

@@ -268,7 +268,7 @@ function listenBeforeApp(root: HTMLElement, doc: Document, needsApp: string, act
 }
 
 /** Whether `win` is inside a frame (a frame of another origin may not be read: it is). */
-function isFramed(win: Window): boolean {
+export function isFramed(win: Window): boolean {
   try {
     return win.self !== win.top;
   } catch {

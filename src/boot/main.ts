@@ -1,6 +1,12 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
-import { isEmbedded } from '@/features/purchase/lib/purchase-action';
-import { afterFirstPaint, holdInteractions, isReading, onFirstIntent, takeEarlyInput } from './hydrate-on-intent';
+import {
+  afterFirstPaint,
+  holdInteractions,
+  isFramed,
+  isReading,
+  onFirstIntent,
+  takeEarlyInput,
+} from './hydrate-on-intent';
 import { currentHref, isChunkReload, reloadOnceFor } from './reload-on-stale-chunk';
 import { speculateAfterLoad } from './speculation';
 import { whenShown } from './when-shown';
@@ -67,7 +73,7 @@ whenShown(() => {
     hasStoredSession() ||
     hasAuthRedirectInUrl() ||
     isChunkReload() ||
-    isEmbedded(window);
+    isFramed(window);
   if (!prerendered) boot();
   else if (startNow) afterFirstPaint(boot);
   else onFirstIntent((event) => boot({ reading: isReading(event) }));

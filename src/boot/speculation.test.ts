@@ -16,11 +16,15 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-/** A window whose page is still loading until `load()`; idle at the next task after that. */
-function loadingWindow() {
+/**
+ * A window whose page is still loading until `load()`; idle at the next task after that. A
+ * Chromium by default; `speculationRules: false` is a browser without them (jsdom has none).
+ */
+function loadingWindow({ speculationRules = true } = {}) {
   const target = new EventTarget();
   const win = Object.assign(target, {
     document: { readyState: 'loading' },
+    HTMLScriptElement: { supports: (type: string) => speculationRules && type === 'speculationrules' },
     setTimeout: (callback: () => void) => setTimeout(callback, 0),
     clearTimeout: (handle: ReturnType<typeof setTimeout>) => clearTimeout(handle),
   }) as unknown as Window;
@@ -108,6 +112,25 @@ describe('speculateAfterLoad', () => {
     click('a[href="/bundles"]:not([target])');
     expect(routed).toEqual(['/bundles']);
     expect(active()).toEqual([]);
+  });
+
+  it('in a browser without Speculation Rules, puts none in force and leaves every link to the router', async () => {
+    document.head.innerHTML = speculationRulesTag(speculationRules());
+    document.body.innerHTML = '<div id="root"><a href="/bundles">Bundles</a></div>';
+    const root = document.getElementById('root')!;
+    const routed: string[] = [];
+    root.addEventListener('click', (event) => {
+      event.preventDefault();
+      routed.push('/bundles');
+    });
+    const { win, load } = loadingWindow({ speculationRules: false });
+    speculateAfterLoad(document, win);
+    load();
+    await new Promise((resolve) => win.setTimeout(resolve, 0));
+    await new Promise((resolve) => win.setTimeout(resolve, 0));
+    expect(active()).toEqual([]);
+    root.querySelector('a')!.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+    expect(routed).toEqual(['/bundles']);
   });
 
   it('waits, on a page Chrome prerenders, until the visitor is shown it', async () => {

@@ -1,3 +1,4 @@
+import { SPECULATION_TARGETS } from '../../scripts/build/speculation-rules.mjs';
 import { afterLoad, whenIdle } from './after-load';
 import { whenShown } from './when-shown';
 
@@ -31,38 +32,26 @@ export interface Speculation {
 export function speculateAfterLoad(doc: Document = document, win: Window = window): Speculation {
   let held = false;
   let cancelIdle = () => {};
-  let ready: readonly string[] = [];
   // A page Chrome prerenders loads in the background; its own next pages wait until it is
   // shown and idle, or their rendering would compete with its first frame on the tap.
   const cancelLoad = afterLoad(() => {
     whenShown(() => {
-      if (held) return;
-      cancelIdle = whenIdle(
-        () => {
-          ready = inForce(doc);
-          if (ready.length > 0) doc.addEventListener('click', toReadyPage, true);
-        },
-        {},
-        win,
-      );
+      if (!held)
+        cancelIdle = whenIdle(() => inForce(doc, win) && doc.addEventListener('click', toReadyPage, true), {}, win);
     }, doc);
   }, win);
 
   /**
-   * Capturing, on the document: stops a plain click on a link to a page the rules got ready
-   * from reaching the app's root, where the router would take it (and prevent the browser's
-   * own navigation). Anything else goes on as before.
+   * Capturing, on the document: keeps a plain click on a link to a page the rules got ready
+   * from the app's root, where the router would take it from the browser.
    */
   function toReadyPage(event: MouseEvent) {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
-      return;
-    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
-    if (!(link instanceof HTMLAnchorElement) || (link.target !== '' && link.target !== '_self') || link.hasAttribute('download'))
-      return;
+    const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[href]') : null;
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const url = new URL(link.href);
     const here = new URL(doc.URL);
-    if (url.origin !== here.origin || url.pathname === here.pathname || !ready.includes(url.pathname)) return;
-    event.stopPropagation();
+    const ready = SPECULATION_TARGETS.includes(url.pathname) && url.pathname !== here.pathname;
+    if (ready && url.origin === here.origin && (link.target || '_self') === '_self') event.stopPropagation();
   }
 
   const hold = () => {
@@ -74,7 +63,6 @@ export function speculateAfterLoad(doc: Document = document, win: Window = windo
     hold,
     stop: () => {
       hold();
-      ready = [];
       doc.removeEventListener('click', toReadyPage, true);
       for (const script of doc.querySelectorAll(ACTIVE)) script.remove();
     },
@@ -82,23 +70,16 @@ export function speculateAfterLoad(doc: Document = document, win: Window = windo
 }
 
 /**
- * Adds the script that puts the page's rules in force, unless there are none or it is there.
- * Returns the paths of the pages they prerender (none if it added nothing).
+ * Adds the script that puts the page's rules in force, in a browser that has them, unless the
+ * page has none or it is there. Returns whether it added it.
  */
-function inForce(doc: Document): string[] {
+function inForce(doc: Document, win: Window): boolean {
   const rules = doc.getElementById(RULES_ID)?.textContent;
-  if (!rules || doc.querySelector(ACTIVE)) return [];
+  const supported = (win as Window & typeof globalThis).HTMLScriptElement?.supports?.('speculationrules');
+  if (!rules || !supported || doc.querySelector(ACTIVE)) return false;
   const script = doc.createElement('script');
   script.type = 'speculationrules';
   script.textContent = rules;
   doc.head.append(script);
-  return prerenderedPaths(rules);
-}
-
-/** The paths a page's rules prerender: each prerender rule's `href_matches` (plain paths). */
-function prerenderedPaths(rules: string): string[] {
-  const parsed = JSON.parse(rules) as { prerender?: { where?: { href_matches?: unknown } }[] };
-  return (parsed.prerender ?? []).flatMap(({ where }) =>
-    Array.isArray(where?.href_matches) ? where.href_matches.filter((path) => typeof path === 'string') : [],
-  );
+  return true;
 }
