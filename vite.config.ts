@@ -84,8 +84,13 @@ export default defineConfig(({ mode }) => {
       sourcemap: false,
       // No <link rel="modulepreload"> in the HTML: on a slow phone link the preloads competed with
       // the prerendered page for bandwidth and held its first paint (Lighthouse FCP on /). The
-      // app's chunks still load in parallel for lazy routes.
-      modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? [] : deps) },
+      // app's chunks still load in parallel for lazy routes. No polyfill in the boot script,
+      // which every page runs: browsers without modulepreload (before Safari 17 and Firefox 115)
+      // load the app's chunks as they import them (docs/decisions/090-no-modulepreload-polyfill.md).
+      modulePreload: {
+        polyfill: false,
+        resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? [] : deps),
+      },
       // One stylesheet, which every page has (inlined in a prerendered page, linked from
       // spa.html), and no lazy chunk loads. Split per chunk, Vite listed it among each lazy
       // chunk's dependencies, and on a prerendered page (no <link> to find) its preload helper
