@@ -28,6 +28,14 @@ async function expectFiles(page: Page) {
   await expect(page.getByRole('link', { name: /^Download / }).first()).toBeVisible();
 }
 
+/** A reader's first action: the pointer over the page's heading (no control), then a scroll. */
+async function scrollOverHeading(page: Page) {
+  const box = await page.getByRole('heading', { level: 1 }).boundingBox();
+  if (!box) throw new Error('the page has no heading on screen');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, 100);
+}
+
 async function signInWithEnter(page: Page, user: { email: string; password: string }) {
   await page.getByRole('textbox', { name: 'Email' }).tap();
   await page.keyboard.type(user.email);
@@ -62,7 +70,7 @@ test('a tap on Sign In opens /auth from the page Chrome fetched ahead, and the f
   await expectFiles(page);
 });
 
-test('once the app runs, a tap on a link the rules got ready still goes to the page the browser fetched', async ({
+test('a reader’s tap on a link the rules got ready goes to the page the browser fetched, the app running or not', async ({
   page,
   makeUser,
 }) => {
@@ -70,7 +78,10 @@ test('once the app runs, a tap on a link the rules got ready still goes to the p
   await page.goto('/');
   const rules = page.locator('script[type="speculationrules"]');
   await expect(rules).toHaveCount(1);
-  await waitForHydration(page);
+  // The visitor reads: a scroll starts the app, and the rules stay.
+  await scrollOverHeading(page);
+  await waitForHydration(page, { act: false });
+  await expect(rules).toHaveCount(1);
 
   // Not the router: the browser follows the link, to the page Chrome got ready (on a phone, the
   // page it prerendered; here, where it prerenders nothing, the one it fetched).
@@ -82,11 +93,30 @@ test('once the app runs, a tap on a link the rules got ready still goes to the p
   );
   expect(delivery).toBe('navigational-prefetch');
 
-  // Once the app has gone on to another page, the rules /auth put in force are gone with it.
+  // Read again, then signed in: once the app's router has gone on to another page, the rules
+  // /auth put in force are gone with it.
+  await expect(rules).toHaveCount(1);
+  await scrollOverHeading(page);
+  await waitForHydration(page, { act: false });
   await expect(rules).toHaveCount(1);
   await signInWithEnter(page, user);
   await expectFiles(page);
   await expect(rules).toHaveCount(0);
+});
+
+test('a visitor who uses the page first gets its links through the app once it runs', async ({ page }) => {
+  await page.goto('/');
+  const rules = page.locator('script[type="speculationrules"]');
+  await expect(rules).toHaveCount(1);
+  // A key is the visitor using the page: the app comes first, and once it runs its router
+  // takes the links (the rules are gone).
+  await waitForHydration(page);
+  await expect(rules).toHaveCount(0);
+  await page.getByRole('link', { name: 'Sign In', exact: true }).tap();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+  const navigation = await page.evaluate(() => performance.getEntriesByType('navigation')[0]!.name);
+  expect(new URL(navigation).pathname).toBe('/');
 });
 
 /**

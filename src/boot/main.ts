@@ -36,18 +36,22 @@ const speculation = speculateAfterLoad();
 
 /**
  * Loads and starts the app. `reading`: it starts for a visitor who is reading (a scroll, a
- * touch that is not on a control), who may well tap a link to the next page next, so the
- * page's rules still come in force once it has loaded and is idle. Otherwise none come that
- * are not in force already: the visitor is using this page, and its app comes first.
+ * touch that is not on a control), who may well tap a link to the next page next: the page's
+ * rules still come in force once it has loaded and is idle, and stay, so such a tap goes to
+ * the page Chrome got ready, the app running or not, until the app's router has shown
+ * another page. Otherwise the visitor is using this page (a field, a control, the keyboard)
+ * and its app comes first: no rules come that are not in force already, and those go once
+ * the app runs (its router takes link taps).
  */
 function boot({ reading = false } = {}) {
   if (!reading) speculation.hold();
   import('@/app/start')
     .then(({ start }) =>
       start(root, {
-        onReady: () => held?.release(),
-        // A tap on a link to a page the rules got ready goes to it, the app running or not;
-        // once the app's router has shown another page, they are this page's no more.
+        onReady: () => {
+          if (!reading) speculation.stop();
+          held?.release();
+        },
         onLeave: () => speculation.stop(),
       }),
     )
