@@ -11,8 +11,8 @@ export interface Speculation {
   /** Puts no rules in force that are not already: the visitor is using this page, and the app comes first. */
   hold: () => void;
   /**
-   * Takes the rules away: the app shows another page now (its router), and the pages got
-   * ready for this one's links would go unused.
+   * Takes the rules away: the app's router takes the links from now on (the app runs for a
+   * visitor using the page, or has shown another page), and pages got ready would go unused.
    */
   stop: () => void;
 }
@@ -27,7 +27,7 @@ export interface Speculation {
  * While they are in force, a tap on a link to a page they got ready goes to that page, the
  * app running or not: the browser follows the link and Chrome shows the page it rendered, where
  * the app's router would render it again on the phone's processor. They stay in force until
- * `stop` (the app has gone to another page). See docs/decisions/085 and 089.
+ * `stop` (main.ts says when). See docs/decisions/085 and 089.
  */
 export function speculateAfterLoad(doc: Document = document, win: Window = window): Speculation {
   let held = false;
