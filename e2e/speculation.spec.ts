@@ -44,6 +44,20 @@ async function signInWithEnter(page: Page, user: { email: string; password: stri
   await page.keyboard.press('Enter');
 }
 
+/**
+ * Taps the header's Sign In and waits for the /auth form; returns the tab's document as
+ * Navigation Timing has it: its address, and whether it came from a prefetch (`deliveryType`).
+ */
+async function tapSignInToAuth(page: Page) {
+  await page.getByRole('link', { name: 'Sign In', exact: true }).tap();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+  return page.evaluate(() => {
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceEntry & { deliveryType?: string };
+    return { name: navigation.name, deliveryType: navigation.deliveryType };
+  });
+}
+
 test('a tap on Sign In opens /auth from the page Chrome fetched ahead, and the form signs in', async ({
   page,
   makeUser,
@@ -56,14 +70,8 @@ test('a tap on Sign In opens /auth from the page Chrome fetched ahead, and the f
   await page.waitForLoadState('networkidle');
   expect(supabase).toEqual([]);
 
-  await page.getByRole('link', { name: 'Sign In', exact: true }).tap();
-  await expect(page).toHaveURL(/\/auth$/);
-  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
   // The document came from the prefetch the page's rules made (Navigation Timing's deliveryType).
-  const delivery = await page.evaluate(
-    () => (performance.getEntriesByType('navigation')[0] as PerformanceEntry & { deliveryType?: string }).deliveryType,
-  );
-  expect(delivery).toBe('navigational-prefetch');
+  expect((await tapSignInToAuth(page)).deliveryType).toBe('navigational-prefetch');
   expect(supabase).toEqual([]);
 
   await signInWithEnter(page, user);
@@ -85,13 +93,7 @@ test('a reader’s tap on a link the rules got ready goes to the page the browse
 
   // Not the router: the browser follows the link, to the page Chrome got ready (on a phone, the
   // page it prerendered; here, where it prerenders nothing, the one it fetched).
-  await page.getByRole('link', { name: 'Sign In', exact: true }).tap();
-  await expect(page).toHaveURL(/\/auth$/);
-  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
-  const delivery = await page.evaluate(
-    () => (performance.getEntriesByType('navigation')[0] as PerformanceEntry & { deliveryType?: string }).deliveryType,
-  );
-  expect(delivery).toBe('navigational-prefetch');
+  expect((await tapSignInToAuth(page)).deliveryType).toBe('navigational-prefetch');
 
   // Read again, then signed in: once the app's router has gone on to another page, the rules
   // /auth put in force are gone with it.
@@ -112,11 +114,8 @@ test('a visitor who uses the page first gets its links through the app once it r
   // takes the links (the rules are gone).
   await waitForHydration(page);
   await expect(rules).toHaveCount(0);
-  await page.getByRole('link', { name: 'Sign In', exact: true }).tap();
-  await expect(page).toHaveURL(/\/auth$/);
-  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
-  const navigation = await page.evaluate(() => performance.getEntriesByType('navigation')[0]!.name);
-  expect(new URL(navigation).pathname).toBe('/');
+  // Still the document of /: the router showed /auth.
+  expect(new URL((await tapSignInToAuth(page)).name).pathname).toBe('/');
 });
 
 /**
