@@ -41,6 +41,7 @@ import {
   SIGN_IN_TO_FILES_BUDGET_MS,
 } from './journeys.mjs';
 import { headersFor, SPA_SHELL } from '../build/security-headers.mjs';
+import { startPreflightLatency } from './preflight-latency.mjs';
 import { parseHeadersFile } from '../build/vite-security-headers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -623,13 +624,15 @@ async function main() {
   const executablePath = chromiumPath();
 
   const standIn = await startStandIn(standInPort);
+  // The site reaches the stand-in as a phone reaches Supabase: preflights cost a round trip too.
+  const supabase = await startPreflightLatency({ target: standIn.url, port: 0, latencyMs: PHONE.latencyMs });
   /** @type {http.Server | undefined} */
   let server;
   try {
-    console.log(`[perf] building against the stand-in at ${standIn.url}…`);
+    console.log(`[perf] building against the stand-in at ${supabase.url} (preflights held ${PHONE.latencyMs} ms)…`);
     await run(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
       ...process.env,
-      VITE_SUPABASE_URL: standIn.url,
+      VITE_SUPABASE_URL: supabase.url,
       VITE_SUPABASE_ANON_KEY: ANON_KEY,
     });
     server = await serveDist({ dir: distDir, port: sitePort });
@@ -652,6 +655,7 @@ async function main() {
     if (options.json) writeFileSync(options.json, `${JSON.stringify({ lighthouse: results, rows }, null, 2)}\n`);
   } finally {
     server?.close();
+    supabase.close();
     standIn.stop();
   }
 }
