@@ -19,14 +19,16 @@ export class HttpError extends Error {
 
 /**
  * The CORS headers Kong's cors plugin puts on every answer of `supabase start` (gateway/cors.mjs
- * sets hono/cors to these).
+ * sets hono/cors to these), with the hosted platform's preflight max-age: an hour, as Supabase's
+ * gateway guide states it for the platform (apps/docs/content/guides/self-hosting/
+ * self-hosted-envoy.mdx, "CORS"). The browser keeps a preflight's answer that long, per address.
  */
 export const CORS_HEADERS = Object.freeze({
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
   'Access-Control-Expose-Headers':
     'Content-Range, Content-Disposition, Content-Length, Content-Type, ETag, Location, Range-Unit, Preference-Applied, X-Total-Count, X-Supabase-Api-Version, Link',
-  'Access-Control-Max-Age': '86400',
+  'Access-Control-Max-Age': '3600',
 });
 
 /**
