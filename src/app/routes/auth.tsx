@@ -5,18 +5,24 @@ import { AuthScreen } from '@/features/auth/components/auth-screen';
 import { QueryProvider } from '@/lib/query-client';
 
 /**
- * Fetches /resources' code (its route module and what it imports) once the visitor is at
- * the form: focus in it, or typing. A member who then signs in goes there with the code
- * already here, so only the reads are left to wait for. Not before: a visitor who only
- * looks at the page downloads nothing for it.
- * See docs/decisions/077-sign-in-to-files-in-one-round.md.
+ * Once the visitor is at the form (focus in it, or typing), gets ready what a sign-in then
+ * waits for: /resources' code (its route module and what it imports), and the CORS
+ * preflights of the sign-in and of /resources' one read, asked now so each call goes out
+ * without one. A member who then signs in waits for the two calls and the page alone. Not
+ * before: a visitor who only looks at the page downloads nothing for it and sends nothing to
+ * Supabase.
+ * See docs/decisions/077-sign-in-to-files-in-one-round.md and
+ * docs/decisions/091-preflights-asked-at-the-form.md.
  */
 function usePreloadWhereSignInLeads() {
   useEffect(() => {
     const preload = () => {
       stop();
+      import('@/features/auth/api/sign-in-preflight').then((module) => module.preflightSignIn()).catch(() => {});
       // The router loads it again on the way there, from the cache; a failure shows there.
-      loadResourcesRoute().catch(() => {});
+      loadResourcesRoute()
+        .then((route) => route.preflightMemberResources())
+        .catch(() => {});
     };
     const stop = () => {
       document.removeEventListener('focusin', preload, true);

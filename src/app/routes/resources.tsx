@@ -29,6 +29,9 @@ export function startResourcesReads(userId: string, accessToken: string) {
   return loadMemberResources(queryClient, userId, accessToken);
 }
 
+/** Asks ahead for that read's CORS preflight, while the member is still at the sign-in form. */
+export { preflightMemberResources } from '@/features/resources/api/member-resources';
+
 export const loader = resourcesLoader(queryClient);
 
 // The page before the member's data: prerendered as resources.html (see page-shells.ts).

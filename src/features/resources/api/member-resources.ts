@@ -3,6 +3,7 @@ import { resourceCards, resourceFolder } from '@/content/resources';
 import { isTier, isUnlocked, type Tier } from '@/content/tiers';
 import { userTierQueryOptions } from '@/features/tiers';
 import { parseEnv } from '@/config/env';
+import { preflight } from '@/lib/preflight';
 import { supabase } from '@/lib/supabase';
 import type { StorageEntry } from '../lib/resource-files';
 import { folderFiles, resourceFilesQueryOptions } from './list-resource-files';
@@ -28,17 +29,36 @@ async function rpcWithSession(): Promise<unknown> {
 }
 
 /** POST /rest/v1/rpc/member_resources as supabase-js sends it, with the given access token. */
-async function rpcWithToken(accessToken: string): Promise<unknown> {
+function memberResourcesRequest(
+  accessToken: string,
+): [url: string, init: RequestInit & { headers: Record<string, string> }] {
   const { VITE_SUPABASE_URL, VITE_SUPABASE_ANON_KEY } = parseEnv(import.meta.env);
-  const response = await fetch(`${VITE_SUPABASE_URL.replace(/\/+$/, '')}/rest/v1/rpc/member_resources`, {
-    method: 'POST',
-    headers: {
-      apikey: VITE_SUPABASE_ANON_KEY,
-      Authorization: `Bearer ${accessToken}`,
-      'Content-Type': 'application/json',
+  return [
+    `${VITE_SUPABASE_URL.replace(/\/+$/, '')}/rest/v1/rpc/member_resources`,
+    {
+      method: 'POST',
+      headers: {
+        apikey: VITE_SUPABASE_ANON_KEY,
+        Authorization: `Bearer ${accessToken}`,
+        'Content-Type': 'application/json',
+      },
+      body: '{}',
     },
-    body: '{}',
-  });
+  ];
+}
+
+/**
+ * Asks ahead for the one read's CORS preflight (src/lib/preflight.ts), while the member is still
+ * at the sign-in form: the read then goes out the moment the sign-in answers.
+ */
+export function preflightMemberResources(): void {
+  const { VITE_SUPABASE_ANON_KEY } = parseEnv(import.meta.env);
+  const [url, { headers }] = memberResourcesRequest(VITE_SUPABASE_ANON_KEY);
+  preflight(url, headers);
+}
+
+async function rpcWithToken(accessToken: string): Promise<unknown> {
+  const response = await fetch(...memberResourcesRequest(accessToken));
   const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
   if (!response.ok) {
     const message = typeof body?.message === 'string' ? body.message : `status ${response.status}`;
