@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { afterFirstPaint, holdInteractions, isReading, onFirstIntent } from './hydrate-on-intent';
+import {
+  afterFirstPaint,
+  afterPress,
+  HYDRATE_AT_ONCE_EVENTS,
+  holdInteractions,
+  isReading,
+  onFirstIntent,
+  PRESS_WAIT_MS,
+} from './hydrate-on-intent';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -19,7 +27,8 @@ function page(html: string) {
  */
 function fakeWindow({ observer = true, hidden = false } = {}) {
   const frames: (() => void)[] = [];
-  const timers: { at: number; run: () => void }[] = [];
+  const timers: { at: number; run: () => void; id: number }[] = [];
+  let ids = 0;
   const observers: ((entries: { getEntriesByName: (name: string) => unknown[] }) => void)[] = [];
   let painted = false;
   let now = 0;
@@ -35,12 +44,19 @@ function fakeWindow({ observer = true, hidden = false } = {}) {
     }
   }
   const list = () => ({ getEntriesByName: (name: string) => (name === 'first-contentful-paint' ? [{}] : []) });
-  const target = {
+  const target = Object.assign(new EventTarget(), {
     document: { visibilityState: hidden ? 'hidden' : 'visible' },
     PerformanceObserver: observer ? FakeObserver : undefined,
     requestAnimationFrame: (run: () => void) => frames.push(run),
-    setTimeout: (run: () => void, ms = 0) => timers.push({ at: now + ms, run }),
-  } as unknown as Window;
+    setTimeout: (run: () => void, ms = 0) => {
+      timers.push({ at: now + ms, run, id: ++ids });
+      return ids;
+    },
+    clearTimeout: (id: number) => {
+      const at = timers.findIndex((timer) => timer.id === id);
+      if (at >= 0) timers.splice(at, 1);
+    },
+  }) as unknown as Window;
   const paint = () => {
     painted = true;
     frames.splice(0).forEach((run) => run());
@@ -95,6 +111,69 @@ describe('afterFirstPaint', () => {
     const page = fakeWindow({ hidden: true });
     let calls = 0;
     afterFirstPaint(() => (calls += 1), {}, page.target);
+    expect(calls).toBe(1);
+  });
+});
+
+describe('afterPress', () => {
+  it('calls back at once for anything but a press', () => {
+    const page = fakeWindow();
+    let calls = 0;
+    for (const type of ['keydown', 'focusin', 'scroll', 'pointermove']) afterPress(new Event(type), () => (calls += 1), page.target);
+    expect(calls).toBe(4);
+  });
+
+  it('after a press, calls back once its click has come and the frame after it is painted', () => {
+    const page = fakeWindow();
+    let calls = 0;
+    afterPress(new Event('pointerdown'), () => (calls += 1), page.target);
+    page.advance(0);
+    page.paint();
+    expect(calls).toBe(0);
+    page.target.dispatchEvent(new Event('click'));
+    page.advance(0);
+    expect(calls).toBe(0);
+    page.paint();
+    expect(calls).toBe(0);
+    page.advance(0);
+    expect(calls).toBe(1);
+    page.target.dispatchEvent(new Event('click'));
+    page.paint();
+    page.advance(PRESS_WAIT_MS);
+    expect(calls).toBe(1);
+  });
+
+  it('ends a press the visitor gave up (the finger scrolled) as one that clicked', () => {
+    for (const end of ['pointercancel', 'touchcancel', 'scroll', 'keydown', 'contextmenu']) {
+      const page = fakeWindow();
+      let calls = 0;
+      afterPress(new Event('touchstart'), () => (calls += 1), page.target);
+      page.target.dispatchEvent(new Event(end));
+      page.paint();
+      page.advance(0);
+      expect(calls, end).toBe(1);
+    }
+  });
+
+  it('does not wait for a press held longer than PRESS_WAIT_MS', () => {
+    const page = fakeWindow();
+    let calls = 0;
+    afterPress(new Event('pointerdown'), () => (calls += 1), page.target);
+    page.advance(PRESS_WAIT_MS - 1);
+    page.paint();
+    page.advance(0);
+    expect(calls).toBe(0);
+    page.advance(1);
+    page.paint();
+    page.advance(0);
+    expect(calls).toBe(1);
+  });
+
+  it('in a tab in the background (no frame comes), calls back as the press ends', () => {
+    const page = fakeWindow({ hidden: true });
+    let calls = 0;
+    afterPress(new Event('pointerdown'), () => (calls += 1), page.target);
+    page.target.dispatchEvent(new Event('click'));
     expect(calls).toBe(1);
   });
 });
@@ -300,6 +379,46 @@ describe('holdInteractions', () => {
     button.remove();
     held.release();
     expect(clicks).toBe(0);
+  });
+});
+
+describe('holdInteractions and the app still hydrating', () => {
+  it('keeps presses, keys and typing inside the page from the app until release, and leaves link clicks to it', () => {
+    const root = page('<input id="email" /><a href="/bundles">Bundles</a>');
+    const outside = document.createElement('button');
+    document.body.append(outside);
+    const input = root.querySelector('input')!;
+    const link = root.querySelector('a')!;
+    // Where React listens: on its root, capturing.
+    const seen: string[] = [];
+    for (const type of HYDRATE_AT_ONCE_EVENTS) root.addEventListener(type, () => seen.push(type), true);
+    root.addEventListener('click', (event) => (seen.push('click'), event.preventDefault()), true);
+    let outsideSeen = 0;
+    outside.addEventListener('pointerdown', () => (outsideSeen += 1));
+
+    const held = holdInteractions(root);
+    for (const type of HYDRATE_AT_ONCE_EVENTS) input.dispatchEvent(new Event(type, { bubbles: true }));
+    expect(seen).toEqual([]);
+    link.click();
+    expect(seen).toEqual(['click']);
+    outside.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(outsideSeen).toBe(1);
+
+    held.release();
+    seen.length = 0;
+    for (const type of HYDRATE_AT_ONCE_EVENTS) input.dispatchEvent(new Event(type, { bubbles: true }));
+    expect(seen).toEqual(HYDRATE_AT_ONCE_EVENTS);
+  });
+
+  it('cancels none of them: focus and typing stay the browser\'s', () => {
+    const root = page('<input id="email" />');
+    const input = root.querySelector('input')!;
+    holdInteractions(root);
+    input.focus();
+    const keydown = new KeyboardEvent('keydown', { bubbles: true, cancelable: true, key: 'a' });
+    input.dispatchEvent(keydown);
+    expect(keydown.defaultPrevented).toBe(false);
+    expect(document.activeElement).toBe(input);
   });
 });
 

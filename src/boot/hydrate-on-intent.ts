@@ -59,6 +59,38 @@ export function onFirstIntent(callback: (event: Event) => void, target: Window =
   return stop;
 }
 
+/** What ends a press, for `afterPress`: its click, or the press given up (a scroll, a key). */
+const PRESS_ENDS = ['click', 'pointercancel', 'touchcancel', 'contextmenu', 'scroll', 'keydown'];
+
+/** A press held longer than this is not waited for. */
+export const PRESS_WAIT_MS = 1000;
+
+/**
+ * Calls `callback` at once, unless `event` starts a press (a touch, a pointer going down):
+ * then once the press has ended and the frame after it has been painted. Starting the app
+ * (the import, its preload links, the module fetches) takes tens of milliseconds of a
+ * slow phone's main thread; done on the press, it held the tap's own answer (a tab, a
+ * swap, a held button's spinner), which comes on the click that ends the press. So the
+ * tap is answered and shown first, and the app starts in the next task.
+ */
+export function afterPress(event: Event, callback: () => void, target: Window = window) {
+  if (!PRESS_EVENTS.has(event.type)) return callback();
+  const options: AddEventListenerOptions = { capture: true, passive: true };
+  let done = false;
+  const ended = () => {
+    if (done) return;
+    done = true;
+    target.clearTimeout(timer);
+    for (const type of PRESS_ENDS) target.removeEventListener(type, ended, options);
+    // A tab in the background paints no frame: start at once.
+    if (target.document.visibilityState === 'hidden') return callback();
+    // A frame callback runs before that frame's paint; a task queued from it, after.
+    target.requestAnimationFrame(() => target.setTimeout(callback, 0));
+  };
+  for (const type of PRESS_ENDS) target.addEventListener(type, ended, options);
+  const timer = target.setTimeout(ended, PRESS_WAIT_MS);
+}
+
 /**
  * Calls back once the page's first contentful paint is recorded: a prerendered page is on
  * screen before the app's chunks are asked for, so their downloads do not compete with it
@@ -259,13 +291,61 @@ function listenBeforeApp(root: HTMLElement, doc: Document, needsApp: string, act
     event.stopPropagation();
   }
 
+  function keepFromApp(event: Event) {
+    if (event.target instanceof Node && root.contains(event.target)) event.stopPropagation();
+  }
+
   doc.addEventListener('click', onClick, true);
   doc.addEventListener('keydown', onKeyDown, true);
+  for (const type of HYDRATE_AT_ONCE_EVENTS) doc.addEventListener(type, keepFromApp, PASSIVE_CAPTURE);
   return () => {
     doc.removeEventListener('click', onClick, true);
     doc.removeEventListener('keydown', onKeyDown, true);
+    for (const type of HYDRATE_AT_ONCE_EVENTS) doc.removeEventListener(type, keepFromApp, PASSIVE_CAPTURE);
   };
 }
+
+const PASSIVE_CAPTURE: AddEventListenerOptions = { capture: true, passive: true };
+
+/**
+ * The events React answers, while it is still hydrating the page, by hydrating all of it at
+ * once in that event's task (react-dom's `discreteReplayableEvents`, heard by its capturing
+ * listener on the root), so that it can hand the event to the right handlers. On a slow phone
+ * that is hundreds of milliseconds: a visitor typing or tapping as the app arrives would wait
+ * that long for the page to show their key or their tap. Until the app is ready, these are
+ * kept from reaching React (their default actions still happen: focus moves, text lands in
+ * the field), so its hydration stays in slices that yield to the visitor. The page answers
+ * them meanwhile, as before the app came. Clicks are left out: the ones the page holds it
+ * stops itself (onClick above); the rest (a link) are the app's to take as soon as it can.
+ */
+export const HYDRATE_AT_ONCE_EVENTS = [
+  'pointerdown',
+  'pointerup',
+  'pointercancel',
+  'mousedown',
+  'mouseup',
+  'touchstart',
+  'touchend',
+  'touchcancel',
+  'auxclick',
+  'dblclick',
+  'contextmenu',
+  'keydown',
+  'keypress',
+  'keyup',
+  'input',
+  'textInput',
+  'change',
+  'compositionstart',
+  'compositionend',
+  'copy',
+  'cut',
+  'paste',
+  'dragstart',
+  'dragend',
+  'drop',
+  'reset',
+];
 
 /** Whether `win` is inside a frame (a frame of another origin may not be read: it is). */
 export function isFramed(win: Window): boolean {

@@ -1,6 +1,7 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import {
   afterFirstPaint,
+  afterPress,
   holdInteractions,
   isFramed,
   isReading,
@@ -80,5 +81,5 @@ whenShown(() => {
     isFramed(window);
   if (!prerendered) boot();
   else if (startNow) afterFirstPaint(boot);
-  else onFirstIntent((event) => boot({ reading: isReading(event) }));
+  else onFirstIntent((event) => afterPress(event, () => boot({ reading: isReading(event) })));
 });
