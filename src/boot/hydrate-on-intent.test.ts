@@ -119,7 +119,8 @@ describe('afterPress', () => {
   it('calls back at once for anything but a press', () => {
     const page = fakeWindow();
     let calls = 0;
-    for (const type of ['keydown', 'focusin', 'scroll', 'pointermove']) afterPress(new Event(type), () => (calls += 1), page.target);
+    for (const type of ['keydown', 'focusin', 'scroll', 'pointermove'])
+      afterPress(new Event(type), () => (calls += 1), page.target);
     expect(calls).toBe(4);
   });
 
@@ -410,7 +411,7 @@ describe('holdInteractions and the app still hydrating', () => {
     expect(seen).toEqual(HYDRATE_AT_ONCE_EVENTS);
   });
 
-  it('cancels none of them: focus and typing stay the browser\'s', () => {
+  it("cancels none of them: focus and typing stay the browser's", () => {
     const root = page('<input id="email" />');
     const input = root.querySelector('input')!;
     holdInteractions(root);
