@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Field, Form, SubmitButton, useForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
@@ -8,6 +7,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
 import { privacy } from '@/content/privacy';
 import { site } from '@/content/site';
+import { toast } from '@/lib/toast';
 import { checkCredentials, type Credentials } from '../lib/credentials-schema';
 import type { PasswordResetRequest } from '../api/request-password-reset';
 import { EmailField } from './email-field';
