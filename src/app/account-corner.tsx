@@ -5,10 +5,14 @@ import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth-provider';
 import { cn } from '@/lib/cn';
 
-// The menu pulls in react-query, Radix and supabase-js: only signed-in users download it.
-const AccountMenu = lazy(() =>
-  import('@/features/profile/components/account-menu').then((module) => ({ default: module.AccountMenu })),
-);
+/**
+ * The menu's code. It pulls in react-query, Radix and supabase-js: only signed-in users
+ * download it, when the menu first shows or, ahead, where a sign-in is about to lead
+ * (routes/auth.tsx): a member's first page would otherwise wait for it after signing in.
+ */
+export const loadAccountMenu = () => import('@/features/profile/components/account-menu');
+
+const AccountMenu = lazy(() => loadAccountMenu().then((module) => ({ default: module.AccountMenu })));
 
 /**
  * The fixed top-right area: a Sign In button for visitors, the profile menu for signed-in

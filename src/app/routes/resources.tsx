@@ -32,6 +32,12 @@ export function startResourcesReads(userId: string, accessToken: string) {
 /** Asks ahead for that read's CORS preflight, while the member is still at the sign-in form. */
 export { preflightMemberResources } from '@/features/resources/api/member-resources';
 
+/**
+ * Loads the account menu's code, which the page's header shows: asked for with the page's own
+ * code while the member is at the sign-in form, or the page would wait for it after signing in.
+ */
+export { loadAccountMenu } from '../account-corner';
+
 export const loader = resourcesLoader(queryClient);
 
 // The page before the member's data: prerendered as resources.html (see page-shells.ts).
