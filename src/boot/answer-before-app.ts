@@ -113,7 +113,7 @@ export function swap(control: Element) {
  * that frame is painted, a task queued from it after. A page in the background paints nothing:
  * there it calls back at once.
  */
-function afterNextPaint(doc: Document, callback: () => void) {
+export function afterNextPaint(doc: Document, callback: () => void) {
   const win = doc.defaultView;
   if (!win || doc.visibilityState === 'hidden') callback();
   else win.requestAnimationFrame(() => win.setTimeout(callback, 0));

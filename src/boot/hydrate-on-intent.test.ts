@@ -45,7 +45,7 @@ function fakeWindow({ observer = true, hidden = false } = {}) {
   }
   const list = () => ({ getEntriesByName: (name: string) => (name === 'first-contentful-paint' ? [{}] : []) });
   const target = Object.assign(new EventTarget(), {
-    document: { visibilityState: hidden ? 'hidden' : 'visible' },
+    document: { visibilityState: hidden ? 'hidden' : 'visible', defaultView: null as unknown },
     PerformanceObserver: observer ? FakeObserver : undefined,
     requestAnimationFrame: (run: () => void) => frames.push(run),
     setTimeout: (run: () => void, ms = 0) => {
@@ -57,6 +57,7 @@ function fakeWindow({ observer = true, hidden = false } = {}) {
       if (at >= 0) timers.splice(at, 1);
     },
   }) as unknown as Window;
+  (target.document as unknown as { defaultView: Window }).defaultView = target;
   const paint = () => {
     painted = true;
     frames.splice(0).forEach((run) => run());

@@ -1,4 +1,4 @@
-import { answerActivation, selectTab, tabForKey } from './answer-before-app';
+import { afterNextPaint, answerActivation, selectTab, tabForKey } from './answer-before-app';
 import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './needs-app';
 
 // The public pages arrive prerendered: readable, and their links work, before any script.
@@ -82,10 +82,7 @@ export function afterPress(event: Event, callback: () => void, target: Window = 
     done = true;
     target.clearTimeout(timer);
     for (const type of PRESS_ENDS) target.removeEventListener(type, ended, options);
-    // A tab in the background paints no frame: start at once.
-    if (target.document.visibilityState === 'hidden') return callback();
-    // A frame callback runs before that frame's paint; a task queued from it, after.
-    target.requestAnimationFrame(() => target.setTimeout(callback, 0));
+    afterNextPaint(target.document, callback);
   };
   for (const type of PRESS_ENDS) target.addEventListener(type, ended, options);
   const timer = target.setTimeout(ended, PRESS_WAIT_MS);
