@@ -1,4 +1,7 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -60,11 +63,11 @@ describe('serveDist', () => {
   });
   afterAll(() => server.close());
 
-  function get(pathname: string, acceptEncoding?: string) {
+  function get(pathname: string, acceptEncoding?: string, at = port) {
     return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
       const headers = acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {};
       http
-        .get({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {
+        .get({ host: '127.0.0.1', port: at, path: pathname, headers }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () =>
@@ -102,6 +105,22 @@ describe('serveDist', () => {
     expect(route.headers['cache-control']).toBe('no-cache');
     expect(route.body.toString()).toContain('<div id="root"></div>');
     expect((await get('/assets/gone.js')).status).toBe(404);
+  });
+
+  it('answers with what it compressed at start, so no first request waits for the compression', async () => {
+    const copy = mkdtempSync(path.join(os.tmpdir(), 'serve-dist-'));
+    cpSync(dist, copy, { recursive: true });
+    const early = await serveDist({ dir: copy, port: 0 });
+    try {
+      const page = path.join(copy, 'upgrade.html');
+      const before = readFileSync(page, 'utf8');
+      writeFileSync(page, before.replace('Upgrade', 'Changed after start'));
+      const { body } = await get('/__nojs/upgrade', 'br', (early.address() as AddressInfo).port);
+      expect(brotliDecompressSync(body).toString()).toBe(withoutScripts(before));
+    } finally {
+      early.close();
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it('serves each page without its scripts under /__nojs, the rest as it is', async () => {
