@@ -17,18 +17,51 @@ afterEach(() => {
 });
 
 /**
- * A window whose page is still loading until `load()`; idle at the next task after that. A
- * Chromium by default; `speculationRules: false` is a browser without them (jsdom has none).
+ * A window whose page is still loading until `load()`, which puts its first contentful paint
+ * on screen and then loads it; `loadBeforePaint()` loads it with that paint still to come, at
+ * `paint()`. Idle at the next task after that. A Chromium by default; `speculationRules:
+ * false` is a browser without them (jsdom has none).
  */
 function loadingWindow({ speculationRules = true } = {}) {
   const target = new EventTarget();
+  let painted = false;
+  const observers = new Set<() => void>();
+  const paint = () => {
+    painted = true;
+    for (const notify of observers) notify();
+  };
+  // The Paint Timing API, as far as the page asks it: its first contentful paint.
+  class PaintObserver {
+    static supportedEntryTypes = ['paint'];
+    constructor(private callback: (list: { getEntriesByName: (name: string) => unknown[] }) => void) {}
+    private notify = () =>
+      this.callback({ getEntriesByName: (name) => (name === 'first-contentful-paint' ? [{ name }] : []) });
+    observe() {
+      // buffered: a paint already made is reported too.
+      if (painted) queueMicrotask(this.notify);
+      else observers.add(this.notify);
+    }
+    disconnect() {
+      observers.delete(this.notify);
+    }
+  }
   const win = Object.assign(target, {
-    document: { readyState: 'loading' },
+    document: { readyState: 'loading', visibilityState: 'visible' },
     HTMLScriptElement: { supports: (type: string) => speculationRules && type === 'speculationrules' },
-    setTimeout: (callback: () => void) => setTimeout(callback, 0),
+    PerformanceObserver: PaintObserver,
+    setTimeout: (callback: () => void, ms = 0) => setTimeout(callback, ms),
     clearTimeout: (handle: ReturnType<typeof setTimeout>) => clearTimeout(handle),
   }) as unknown as Window;
-  return { win, load: () => target.dispatchEvent(new Event('load')) };
+  const loaded = () => target.dispatchEvent(new Event('load'));
+  return {
+    win,
+    load: () => {
+      paint();
+      loaded();
+    },
+    loadBeforePaint: loaded,
+    paint,
+  };
 }
 
 const active = () => [...document.querySelectorAll('script[type="speculationrules"]')];
@@ -41,6 +74,18 @@ describe('speculateAfterLoad', () => {
     expect(active()).toEqual([]);
     load();
     await vi.waitFor(() => expect(active().map((script) => script.textContent)).toEqual([speculationRules()]));
+  });
+
+  it('waits for the first contentful paint of a page that loaded before it was on screen', async () => {
+    document.head.innerHTML = speculationRulesTag(speculationRules());
+    const { win, loadBeforePaint, paint } = loadingWindow();
+    speculateAfterLoad(document, win);
+    loadBeforePaint();
+    await new Promise((resolve) => win.setTimeout(resolve, 0));
+    await new Promise((resolve) => win.setTimeout(resolve, 0));
+    expect(active()).toEqual([]);
+    paint();
+    await vi.waitFor(() => expect(active()).toHaveLength(1));
   });
 
   it('puts nothing in force once held or stopped (the app has started), and takes away what was', async () => {

@@ -1,5 +1,6 @@
 import { SPECULATION_TARGETS } from '../../scripts/build/speculation-rules.mjs';
 import { afterLoad, whenIdle } from './after-load';
+import { afterFirstPaint } from './hydrate-on-intent';
 import { whenShown } from './when-shown';
 
 /** The inert JSON the build puts in each public page (scripts/build/speculation-rules.mjs). */
@@ -18,10 +19,10 @@ export interface Speculation {
 }
 
 /**
- * Puts the page's Speculation Rules in force once the page has loaded and the browser is
- * idle: the next public page is fetched and rendered while the visitor reads, never while
- * this page's own files or first work are still under way. The script added has exactly the
- * JSON's text, which the Content-Security-Policy allows by its hash. A prerendered page puts
+ * Puts the page's Speculation Rules in force once the page has loaded, its first contentful
+ * paint is on screen and the browser is idle: the next public page is fetched and rendered
+ * while the visitor reads, never while this page's own files or first work are still under
+ * way. The script added has exactly the JSON's text, which the Content-Security-Policy allows by its hash. A prerendered page puts
  * its rules in force only once shown (and idle after that).
  *
  * While they are in force, a tap on a link to a page they got ready goes to that page, the
@@ -33,11 +34,19 @@ export function speculateAfterLoad(doc: Document = document, win: Window = windo
   let held = false;
   let cancelIdle = () => {};
   // A page Chrome prerenders loads in the background; its own next pages wait until it is
-  // shown and idle, or their rendering would compete with its first frame on the tap.
+  // shown and idle, or their rendering would compete with its first frame on the tap. A page
+  // can finish loading before its first frame is on screen (a fast link, a busy processor):
+  // its next pages wait for that paint too.
   const cancelLoad = afterLoad(() => {
     whenShown(() => {
-      if (!held)
-        cancelIdle = whenIdle(() => inForce(doc, win) && doc.addEventListener('click', toReadyPage, true), {}, win);
+      afterFirstPaint(
+        () => {
+          if (!held)
+            cancelIdle = whenIdle(() => inForce(doc, win) && doc.addEventListener('click', toReadyPage, true), {}, win);
+        },
+        {},
+        win,
+      );
     }, doc);
   }, win);
 
