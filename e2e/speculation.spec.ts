@@ -4,11 +4,11 @@ import { expect, signInAs, test, waitForHydration } from './fixtures';
 
 // The public pages carry Speculation Rules (scripts/build/speculation-rules.mjs): Chrome
 // fetches and prerenders the next public page once the page has loaded, painted and is idle.
-// Here, in the suite's Chromium, the prefetch is real and used. A prerender is not: Chrome starts none
-// for a page Playwright drives (decision 085 says which DevTools sessions stop it), so the
-// prerendered page's own part, starting nothing until it is shown, is driven through the same
-// browser signal, `document.prerendering` and `prerenderingchange`, given to the page before
-// its scripts run.
+// Here, in the suite's Chromium, the prefetch is real and used. A prerender is not: Chrome
+// starts none for a page Playwright drives (decision 085 says which DevTools sessions stop
+// it), so the prerendered page's own part, starting nothing until it is shown, is driven
+// through the same browser signal, `document.prerendering` and `prerenderingchange`, given to
+// the page before its scripts run.
 
 test.use({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
 

@@ -22,8 +22,9 @@ export interface Speculation {
  * Puts the page's Speculation Rules in force once the page has loaded, its first contentful
  * paint is on screen and the browser is idle: the next public page is fetched and rendered
  * while the visitor reads, never while this page's own files or first work are still under
- * way. The script added has exactly the JSON's text, which the Content-Security-Policy allows by its hash. A prerendered page puts
- * its rules in force only once shown (and idle after that).
+ * way. The script added has exactly the JSON's text, which the Content-Security-Policy allows
+ * by its hash. A prerendered page puts its rules in force only once shown (and idle after
+ * that).
  *
  * While they are in force, a tap on a link to a page they got ready goes to that page, the
  * app running or not: the browser follows the link and Chrome shows the page it rendered, where

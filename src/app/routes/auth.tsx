@@ -8,9 +8,9 @@ import { QueryProvider } from '@/lib/query-client';
  * Once the visitor is at the form (focus in it, or typing), gets ready what a sign-in then
  * waits for: /resources' code (its route module, what it imports and the account menu its
  * header shows), and the CORS preflights of the sign-in and of /resources' one read, asked
- * now so each call goes out without one. A member who then signs in waits for the two calls and the page alone. Not
- * before: a visitor who only looks at the page downloads nothing for it and sends nothing to
- * Supabase.
+ * now so each call goes out without one. A member who then signs in waits for the two calls
+ * and the page alone. Not before: a visitor who only looks at the page downloads nothing for
+ * it and sends nothing to Supabase.
  * See docs/decisions/077-sign-in-to-files-in-one-round.md and
  * docs/decisions/091-preflights-asked-at-the-form.md.
  */
