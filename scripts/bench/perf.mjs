@@ -24,7 +24,7 @@
 //
 // Ports: PERF_SITE_PORT (default 4180) and PERF_STANDIN_PORT (default 54330).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +41,7 @@ import {
   SIGN_IN_TO_FILES_BUDGET_MS,
 } from './journeys.mjs';
 import { headersFor, SPA_SHELL } from '../build/security-headers.mjs';
+import { filesUnder } from '../checks/check-budgets.mjs';
 import { startPreflightLatency } from './preflight-latency.mjs';
 import { parseHeadersFile } from '../build/vite-security-headers.mjs';
 
@@ -214,13 +215,6 @@ export async function serveDist({ dir, port }) {
     server.listen(port, '127.0.0.1', () => resolve(undefined));
   });
   return server;
-}
-
-/** Every file under `dir`, as paths relative to it with forward slashes. */
-function filesUnder(/** @type {string} */ dir) {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath ?? entry.path, entry.name)).split(path.sep).join('/'));
 }
 
 /** The median of a list of numbers (the mean of the middle two for an even count). */

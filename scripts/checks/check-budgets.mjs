@@ -274,7 +274,7 @@ export function unsizedMediaInHtml(label, html) {
 }
 
 /** @param {string} dir @returns {string[]} every file under dir, relative to it */
-function filesUnder(dir) {
+export function filesUnder(dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((entry) => statSync(path.join(dir, entry)).isFile())
