@@ -2,6 +2,7 @@ import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-q
 import { redirect } from 'react-router-dom';
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { paths } from '@/config/paths';
+import { loadSupabase } from '@/lib/load-supabase';
 
 /**
  * The signed-in user's id, from the stored session (supabase-js refreshes an expired access
@@ -15,7 +16,7 @@ import { paths } from '@/config/paths';
  */
 export async function sessionUserId(): Promise<string | null> {
   if (!hasStoredSession() && !hasAuthRedirectInUrl()) return null;
-  const { supabase } = await import('@/lib/supabase');
+  const { supabase } = await loadSupabase();
   const { data, error } = await supabase.auth.getSession();
   if (error) console.error('Could not read the session', error);
   return data.session?.user.id ?? null;

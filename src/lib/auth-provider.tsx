@@ -11,6 +11,7 @@ import {
   type ReactNode,
 } from 'react';
 import { AUTH_STORAGE_KEY, hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
+import { loadSupabase } from '@/lib/load-supabase';
 
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out';
 
@@ -77,7 +78,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const connect = useCallback(() => {
     connecting.current ??= (async () => {
       try {
-        const { supabase } = await import('@/lib/supabase');
+        const { supabase } = await loadSupabase();
         supabase.auth.onAuthStateChange((_event, session) => {
           // Runs inside the client's auth lock: only set state here, never await the client.
           setState((previous) => ({ ...previous, ...fromSession(session) }));

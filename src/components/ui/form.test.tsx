@@ -124,6 +124,42 @@ describe('useForm with Form and SubmitButton', () => {
   });
 });
 
+describe('useForm run order, as the browser runs it (outside act)', () => {
+  /** A form whose work awaits once, then sends: as the sign-in awaits its connection first. */
+  function SendForm({ send }: { send: () => void }) {
+    const form = useForm();
+    const work = async () => {
+      await null;
+      send();
+      return new Promise<void>(() => {});
+    };
+    return (
+      <Form state={form} onSubmit={() => form.run('busy', work)}>
+        <SubmitButton busy={form.isBusy} label="Send" busyLabel="Sending..." />
+      </Form>
+    );
+  }
+
+  it('starts the work before the busy render: what it sends after its own await goes out first', async () => {
+    const shownWhenSent: string[] = [];
+    render(<SendForm send={() => shownWhenSent.push(screen.getByRole('button').textContent ?? '')} />);
+    // Awaited: render() leaves React a microtask of its own, which a browser event never meets.
+    const form = (await screen.findByRole('button', { name: 'Send' })).closest('form')!;
+    // React renders a discrete event's updates in a microtask; under act() it renders them at
+    // act's end instead, so the submit is dispatched as the browser dispatches it.
+    const global = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+    const actEnvironment = global.IS_REACT_ACT_ENVIRONMENT;
+    global.IS_REACT_ACT_ENVIRONMENT = false;
+    try {
+      form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+      await vi.waitFor(() => expect(screen.getByRole('button')).toHaveTextContent('Sending...'));
+    } finally {
+      global.IS_REACT_ACT_ENVIRONMENT = actEnvironment;
+    }
+    expect(shownWhenSent).toEqual(['Send']);
+  });
+});
+
 describe('Field errors from a zod schema', () => {
   it('shows each field its first problem, tied to the field by aria-invalid and aria-describedby', async () => {
     const save = vi.fn(async () => {});

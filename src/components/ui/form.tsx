@@ -79,12 +79,19 @@ export function useForm<Phase extends string = 'busy'>(onBusyChange?: (busy: boo
     void handler(event.currentTarget);
   }
 
-  /** Runs the work as `phase`, clearing the form's error; true when it succeeded. */
+  /**
+   * Runs the work as `phase`, clearing the form's error; true when it succeeded. The work is
+   * started before the busy state is set: React renders that state in a microtask, so a
+   * request the work sends after an `await` of its own still goes out before that render
+   * (decision 093). An error shown is cleared first, so the work may set one at once; with
+   * none shown nothing is set (React may render even an update to the same value).
+   */
   async function run(phase: Phase, work: () => unknown, { onError = setError, stayBusy = false }: RunOptions = {}) {
+    if (error !== null) setError(null);
+    const working = (async () => work())();
     setBusy(phase);
-    setError(null);
     try {
-      await work();
+      await working;
     } catch (caught) {
       setBusy(null);
       onError(errorMessage(caught));

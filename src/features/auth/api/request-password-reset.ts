@@ -1,5 +1,6 @@
 import { paths } from '@/config/paths';
 import { retryAfterSeconds } from '../lib/rate-limit';
+import { loadSupabase } from '@/lib/load-supabase';
 
 /** The answer to a reset request: sent (or nothing to send: the same answer), or too soon. */
 export type PasswordResetRequest = { status: 'sent' } | { status: 'rate-limited'; retryAfterSeconds: number | null };
@@ -12,7 +13,7 @@ export type PasswordResetRequest = { status: 'sent' } | { status: 'rate-limited'
  */
 export async function requestPasswordReset(email: string): Promise<PasswordResetRequest> {
   // Imported here, not at the top: /auth shows its form before supabase-js has loaded.
-  const { supabase } = await import('@/lib/supabase');
+  const { supabase } = await loadSupabase();
   const { error } = await supabase.auth.resetPasswordForEmail(email, {
     redirectTo: `${window.location.origin}${paths.setPassword}`,
   });

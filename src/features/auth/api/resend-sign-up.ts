@@ -1,6 +1,7 @@
 import { paths } from '@/config/paths';
 import { retryAfterSeconds } from '../lib/rate-limit';
 import type { PasswordResetRequest } from './request-password-reset';
+import { loadSupabase } from '@/lib/load-supabase';
 
 /**
  * Sends the sign-up's confirmation mail again (a new code and link; the older ones stop
@@ -8,7 +9,7 @@ import type { PasswordResetRequest } from './request-password-reset';
  * minute, or the project's limit) is returned with the wait, not thrown; anything else throws.
  */
 export async function resendSignUp(email: string, next: string): Promise<PasswordResetRequest> {
-  const { supabase } = await import('@/lib/supabase');
+  const { supabase } = await loadSupabase();
   const { error } = await supabase.auth.resend({
     type: 'signup',
     email,

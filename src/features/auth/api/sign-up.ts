@@ -1,6 +1,7 @@
 import type { Credentials } from '../lib/credentials-schema';
 
 import { paths } from '@/config/paths';
+import { loadSupabase } from '@/lib/load-supabase';
 
 /**
  * Creates an account. The confirmation e-mail links to the set-password page, carrying `next`
@@ -13,7 +14,7 @@ import { paths } from '@/config/paths';
  */
 export async function signUp({ email, password }: Credentials, next: string = paths.resources): Promise<boolean> {
   // Imported here, not at the top: /auth shows its form before supabase-js has loaded.
-  const { supabase } = await import('@/lib/supabase');
+  const { supabase } = await loadSupabase();
   const { data, error } = await supabase.auth.signUp({
     email,
     password,

@@ -1,4 +1,5 @@
 import type { EmailOtpType } from '@supabase/supabase-js';
+import { loadSupabase } from '@/lib/load-supabase';
 
 /** What pressing a mail's button, or typing its code, came to. */
 export type VerifyOutcome =
@@ -29,13 +30,13 @@ function outcome({ data, error }: VerifyAnswer): VerifyOutcome {
  */
 export async function verifyEmailLink(tokenHash: string, type: EmailOtpType): Promise<VerifyOutcome> {
   // Imported here: the confirm page paints its button before supabase-js has loaded.
-  const { supabase } = await import('@/lib/supabase');
+  const { supabase } = await loadSupabase();
   return outcome(await supabase.auth.verifyOtp({ token_hash: tokenHash, type }));
 }
 
 /** Spends a mail's 6-digit code for the address it was sent to. */
 export async function verifyEmailCode(email: string, code: string, type: EmailOtpType): Promise<VerifyOutcome> {
-  const { supabase } = await import('@/lib/supabase');
+  const { supabase } = await loadSupabase();
   return outcome(await supabase.auth.verifyOtp({ email, token: code, type }));
 }
 
@@ -47,7 +48,7 @@ export async function verifyEmailCode(email: string, code: string, type: EmailOt
  * password is set, so the page moves on (it does on sign-in) with the account complete.
  */
 export async function confirmSignUpByCode(email: string, code: string, password: string): Promise<VerifyOutcome> {
-  const { supabase, detachedClient } = await import('@/lib/supabase');
+  const { supabase, detachedClient } = await loadSupabase();
   const alone = detachedClient();
   const answer = await alone.auth.verifyOtp({ email, token: code, type: 'signup' });
   const verified = outcome(answer);
