@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { afterLoad, whenIdle } from './after-load';
+import { fakeWindow as paintingWindow } from '@/testing/fake-window';
+import { afterFirstPaint, afterLoad, whenIdle } from './after-load';
 
 /** A stand-in window with the scheduling calls `whenIdle` may use, recording what it is asked. */
 function fakeWindow({ idle }: { idle: boolean }) {
@@ -59,5 +60,48 @@ describe('afterLoad', () => {
     afterLoad(() => calls.push('ran'));
     expect(document.readyState).toBe('complete');
     expect(calls).toEqual(['ran']);
+  });
+});
+
+describe('afterFirstPaint', () => {
+  it('calls back when the first contentful paint is recorded, once, not before', () => {
+    const page = paintingWindow();
+    let calls = 0;
+    afterFirstPaint(() => (calls += 1), {}, page.target);
+    page.advance(0);
+    expect(calls).toBe(0);
+    page.paint();
+    expect(calls).toBe(1);
+    page.advance(1000);
+    expect(calls).toBe(1);
+  });
+
+  it('without paint entries, calls back in a task after the first frame', () => {
+    const page = paintingWindow({ observer: false });
+    let calls = 0;
+    afterFirstPaint(() => (calls += 1), {}, page.target);
+    page.paint();
+    expect(calls).toBe(0);
+    page.advance(0);
+    expect(calls).toBe(1);
+  });
+
+  it('calls back after the fallback when no paint comes', () => {
+    const page = paintingWindow();
+    let calls = 0;
+    afterFirstPaint(() => (calls += 1), { fallbackMs: 1000 }, page.target);
+    page.advance(999);
+    expect(calls).toBe(0);
+    page.advance(1);
+    expect(calls).toBe(1);
+    page.paint();
+    expect(calls).toBe(1);
+  });
+
+  it('calls back at once in a tab in the background (it paints nothing)', () => {
+    const page = paintingWindow({ hidden: true });
+    let calls = 0;
+    afterFirstPaint(() => (calls += 1), {}, page.target);
+    expect(calls).toBe(1);
   });
 });

@@ -26,3 +26,37 @@ export function whenIdle(callback: () => void, { timeout = 2000 } = {}, target: 
   const handle = target.setTimeout(callback, 0);
   return () => target.clearTimeout(handle);
 }
+
+/**
+ * Calls back once the page's first contentful paint is recorded: a prerendered page is on
+ * screen before the app's chunks are asked for, so their downloads do not compete with it
+ * (nor count, in Lighthouse's simulation, as work the first paint waited for). A tab in the
+ * background paints nothing: it calls back at once; `fallbackMs` bounds the wait otherwise.
+ */
+export function afterFirstPaint(
+  callback: () => void,
+  { fallbackMs = 1000 } = {},
+  target: Window & { PerformanceObserver?: typeof PerformanceObserver } = window,
+) {
+  let observer: PerformanceObserver | undefined;
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    observer?.disconnect();
+    callback();
+  };
+  if (target.document.visibilityState === 'hidden') return once();
+  const Observer = target.PerformanceObserver;
+  if (Observer?.supportedEntryTypes?.includes('paint')) {
+    const paints = new Observer((list) => {
+      if (list.getEntriesByName('first-contentful-paint').length > 0) once();
+    });
+    observer = paints;
+    paints.observe({ type: 'paint', buffered: true });
+  } else {
+    // A frame callback runs before that frame is painted; a task queued from it, after.
+    target.requestAnimationFrame(() => target.setTimeout(once, 0));
+  }
+  target.setTimeout(once, fallbackMs);
+}

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { fakeWindow } from '@/testing/fake-window';
 import {
-  afterFirstPaint,
   afterPress,
   HYDRATE_AT_ONCE_EVENTS,
   holdInteractions,
@@ -20,101 +20,6 @@ function page(html: string) {
   document.body.append(root);
   return root;
 }
-
-/**
- * A window whose paint entries, frames and timers come when the test says: `paint` records
- * the first contentful paint (or, without PerformanceObserver, runs the frame callbacks).
- */
-function fakeWindow({ observer = true, hidden = false } = {}) {
-  const frames: (() => void)[] = [];
-  const timers: { at: number; run: () => void; id: number }[] = [];
-  let ids = 0;
-  const observers: ((entries: { getEntriesByName: (name: string) => unknown[] }) => void)[] = [];
-  let painted = false;
-  let now = 0;
-  class FakeObserver {
-    static supportedEntryTypes = ['paint'];
-    constructor(private readonly notify: (typeof observers)[number]) {}
-    observe() {
-      observers.push(this.notify);
-      if (painted) this.notify(list());
-    }
-    disconnect() {
-      observers.splice(observers.indexOf(this.notify), 1);
-    }
-  }
-  const list = () => ({ getEntriesByName: (name: string) => (name === 'first-contentful-paint' ? [{}] : []) });
-  const target = Object.assign(new EventTarget(), {
-    document: { visibilityState: hidden ? 'hidden' : 'visible', defaultView: null as unknown },
-    PerformanceObserver: observer ? FakeObserver : undefined,
-    requestAnimationFrame: (run: () => void) => frames.push(run),
-    setTimeout: (run: () => void, ms = 0) => {
-      timers.push({ at: now + ms, run, id: ++ids });
-      return ids;
-    },
-    clearTimeout: (id: number) => {
-      const at = timers.findIndex((timer) => timer.id === id);
-      if (at >= 0) timers.splice(at, 1);
-    },
-  }) as unknown as Window;
-  (target.document as unknown as { defaultView: Window }).defaultView = target;
-  const paint = () => {
-    painted = true;
-    frames.splice(0).forEach((run) => run());
-    [...observers].forEach((notify) => notify(list()));
-  };
-  const advance = (ms: number) => {
-    now += ms;
-    for (const timer of timers.filter((t) => t.at <= now).sort((a, b) => a.at - b.at)) {
-      timers.splice(timers.indexOf(timer), 1);
-      timer.run();
-    }
-  };
-  return { target, paint, advance };
-}
-
-describe('afterFirstPaint', () => {
-  it('calls back when the first contentful paint is recorded, once, not before', () => {
-    const page = fakeWindow();
-    let calls = 0;
-    afterFirstPaint(() => (calls += 1), {}, page.target);
-    page.advance(0);
-    expect(calls).toBe(0);
-    page.paint();
-    expect(calls).toBe(1);
-    page.advance(1000);
-    expect(calls).toBe(1);
-  });
-
-  it('without paint entries, calls back in a task after the first frame', () => {
-    const page = fakeWindow({ observer: false });
-    let calls = 0;
-    afterFirstPaint(() => (calls += 1), {}, page.target);
-    page.paint();
-    expect(calls).toBe(0);
-    page.advance(0);
-    expect(calls).toBe(1);
-  });
-
-  it('calls back after the fallback when no paint comes', () => {
-    const page = fakeWindow();
-    let calls = 0;
-    afterFirstPaint(() => (calls += 1), { fallbackMs: 1000 }, page.target);
-    page.advance(999);
-    expect(calls).toBe(0);
-    page.advance(1);
-    expect(calls).toBe(1);
-    page.paint();
-    expect(calls).toBe(1);
-  });
-
-  it('calls back at once in a tab in the background (it paints nothing)', () => {
-    const page = fakeWindow({ hidden: true });
-    let calls = 0;
-    afterFirstPaint(() => (calls += 1), {}, page.target);
-    expect(calls).toBe(1);
-  });
-});
 
 describe('afterPress', () => {
   it('calls back at once for anything but a press', () => {

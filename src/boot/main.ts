@@ -1,6 +1,6 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
+import { afterFirstPaint } from './after-load';
 import {
-  afterFirstPaint,
   afterPress,
   holdInteractions,
   isFramed,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { speculationRules, speculationRulesTag } from '../../scripts/build/speculation-rules.mjs';
+import { fakePaintTiming } from '@/testing/fake-window';
 import { speculateAfterLoad as speculateAfterLoadOnce, type Speculation } from './speculation';
 
 // Each test's rules and link listener end with it.
@@ -24,31 +25,11 @@ afterEach(() => {
  */
 function loadingWindow({ speculationRules = true } = {}) {
   const target = new EventTarget();
-  let painted = false;
-  const observers = new Set<() => void>();
-  const paint = () => {
-    painted = true;
-    for (const notify of observers) notify();
-  };
-  // The Paint Timing API, as far as the page asks it: its first contentful paint.
-  class PaintObserver {
-    static supportedEntryTypes = ['paint'];
-    constructor(private callback: (list: { getEntriesByName: (name: string) => unknown[] }) => void) {}
-    private notify = () =>
-      this.callback({ getEntriesByName: (name) => (name === 'first-contentful-paint' ? [{ name }] : []) });
-    observe() {
-      // buffered: a paint already made is reported too.
-      if (painted) queueMicrotask(this.notify);
-      else observers.add(this.notify);
-    }
-    disconnect() {
-      observers.delete(this.notify);
-    }
-  }
+  const { PerformanceObserver, paint } = fakePaintTiming();
   const win = Object.assign(target, {
     document: { readyState: 'loading', visibilityState: 'visible' },
     HTMLScriptElement: { supports: (type: string) => speculationRules && type === 'speculationrules' },
-    PerformanceObserver: PaintObserver,
+    PerformanceObserver,
     setTimeout: (callback: () => void, ms = 0) => setTimeout(callback, ms),
     clearTimeout: (handle: ReturnType<typeof setTimeout>) => clearTimeout(handle),
   }) as unknown as Window;

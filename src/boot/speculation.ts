@@ -1,6 +1,5 @@
 import { SPECULATION_TARGETS } from '../../scripts/build/speculation-rules.mjs';
-import { afterLoad, whenIdle } from './after-load';
-import { afterFirstPaint } from './hydrate-on-intent';
+import { afterFirstPaint, afterLoad, whenIdle } from './after-load';
 import { whenShown } from './when-shown';
 
 /** The inert JSON the build puts in each public page (scripts/build/speculation-rules.mjs). */
