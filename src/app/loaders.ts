@@ -2,7 +2,7 @@ import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-q
 import { redirect } from 'react-router-dom';
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { paths } from '@/config/paths';
-import { loadSupabase } from '@/lib/load-supabase';
+import { loadSupabase } from '@/lib/auth-provider';
 
 /**
  * The signed-in user's id, from the stored session (supabase-js refreshes an expired access

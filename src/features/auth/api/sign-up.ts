@@ -1,7 +1,7 @@
 import type { Credentials } from '../lib/credentials-schema';
 
 import { paths } from '@/config/paths';
-import { loadSupabase } from '@/lib/load-supabase';
+import { loadSupabase } from '@/lib/auth-provider';
 
 /**
  * Creates an account. The confirmation e-mail links to the set-password page, carrying `next`

@@ -1,5 +1,5 @@
 import type { EmailOtpType } from '@supabase/supabase-js';
-import { loadSupabase } from '@/lib/load-supabase';
+import { loadSupabase } from '@/lib/auth-provider';
 
 /** What pressing a mail's button, or typing its code, came to. */
 export type VerifyOutcome =
