@@ -110,10 +110,12 @@ export async function start(
     hydrated();
     onReady();
   };
+  // The router's updates are plain ones, not transitions: the next page renders in one task,
+  // not in slices with the browser's frames between them (decision 094).
   const app = (
     <StrictMode>
       <Ready onReady={ready}>
-        <RouterProvider router={router} />
+        <RouterProvider router={router} useTransitions={false} />
       </Ready>
     </StrictMode>
   );
