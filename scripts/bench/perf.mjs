@@ -691,7 +691,8 @@ function onUncaught(err) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   process.on('uncaughtException', onUncaught);
   main().catch((err) => {
-    console.error(`[perf] ${err?.stack ?? err}`);
+    // A failed fetch says why only in its cause (the socket's error).
+    console.error(`[perf] ${err?.stack ?? err}${err?.cause ? `\ncaused by: ${err.cause?.stack ?? err.cause}` : ''}`);
     process.exit(1);
   });
 }
