@@ -61,10 +61,17 @@ type RunOptions = {
  */
 export function useForm<Phase extends string = 'busy'>(onBusyChange?: (busy: boolean) => void) {
   const [busy, setBusyState] = useState<Phase | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setErrorState] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   // Read by the guard: a second submit in the same tick sees it before React re-renders.
   const running = useRef(false);
+  // The error set last, for `run`, which may come before React has re-rendered with it.
+  const errorSet = useRef<string | null>(null);
+
+  function setError(next: string | null) {
+    errorSet.current = next;
+    setErrorState(next);
+  }
 
   function setBusy(next: Phase | null) {
     running.current = next !== null;
@@ -87,7 +94,7 @@ export function useForm<Phase extends string = 'busy'>(onBusyChange?: (busy: boo
    * none shown nothing is set (React may render even an update to the same value).
    */
   async function run(phase: Phase, work: () => unknown, { onError = setError, stayBusy = false }: RunOptions = {}) {
-    if (error !== null) setError(null);
+    if (errorSet.current !== null) setError(null);
     const working = (async () => work())();
     setBusy(phase);
     try {
