@@ -124,6 +124,33 @@ describe('useForm with Form and SubmitButton', () => {
   });
 });
 
+describe('useForm with two runs in one submit', () => {
+  /** A submit that tries once, and when that fails, tries the second way while still in it. */
+  function TwoWaysForm({ second }: { second: () => Promise<void> }) {
+    const form = useForm();
+    async function submit() {
+      if (await form.run('busy', () => Promise.reject(new Error('The first way failed.')))) return;
+      await form.run('busy', second);
+    }
+    return (
+      <Form state={form} onSubmit={submit}>
+        <FormAlert message={form.error} />
+        <SubmitButton busy={form.isBusy} label="Send" busyLabel="Sending..." />
+      </Form>
+    );
+  }
+
+  it('the second run clears the error the first one set, though the submit saw none', async () => {
+    const second = deferred();
+    render(<TwoWaysForm second={() => second.promise} />);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Send' }));
+    await screen.findByRole('button', { name: 'Sending...' });
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await act(async () => second.reject(new Error('The second way failed too.')));
+    expect(screen.getByRole('alert')).toHaveTextContent('The second way failed too.');
+  });
+});
+
 describe('useForm run order, as the browser runs it (outside act)', () => {
   /** A form whose work awaits once, then sends: as the sign-in awaits its connection first. */
   function SendForm({ send }: { send: () => void }) {
