@@ -1,6 +1,6 @@
 import { paths } from '@/config/paths';
-import { retryAfterSeconds } from '../lib/rate-limit';
 import { loadSupabase } from '@/lib/auth-provider';
+import { retryAfterSeconds } from '../lib/rate-limit';
 
 /** The answer to a reset request: sent (or nothing to send: the same answer), or too soon. */
 export type PasswordResetRequest = { status: 'sent' } | { status: 'rate-limited'; retryAfterSeconds: number | null };

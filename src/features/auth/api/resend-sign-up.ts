@@ -1,7 +1,7 @@
 import { paths } from '@/config/paths';
+import { loadSupabase } from '@/lib/auth-provider';
 import { retryAfterSeconds } from '../lib/rate-limit';
 import type { PasswordResetRequest } from './request-password-reset';
-import { loadSupabase } from '@/lib/auth-provider';
 
 /**
  * Sends the sign-up's confirmation mail again (a new code and link; the older ones stop

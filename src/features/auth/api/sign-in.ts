@@ -1,5 +1,5 @@
-import type { Credentials } from '../lib/credentials-schema';
 import { loadedSupabase, loadSupabase } from '@/lib/auth-provider';
+import type { Credentials } from '../lib/credentials-schema';
 
 /** The session a sign-in started: whose, and the token that reads as them. */
 export type StartedSession = { userId: string; accessToken: string };
