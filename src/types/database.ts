@@ -455,6 +455,36 @@ export type Database = {
           },
         ];
       };
+      unstampable_files: {
+        Row: {
+          file_name: string;
+          file_version: string;
+          first_seen: string;
+          last_seen: string;
+          object_id: string;
+          reason: string;
+          refusals: number;
+        };
+        Insert: {
+          file_name: string;
+          file_version: string;
+          first_seen?: string;
+          last_seen?: string;
+          object_id: string;
+          reason: string;
+          refusals?: number;
+        };
+        Update: {
+          file_name?: string;
+          file_version?: string;
+          first_seen?: string;
+          last_seen?: string;
+          object_id?: string;
+          reason?: string;
+          refusals?: number;
+        };
+        Relationships: [];
+      };
       user_tiers: {
         Row: {
           created_at: string;
@@ -580,6 +610,10 @@ export type Database = {
           p_tier: Database['public']['Enums']['tier'];
         };
         Returns: Json;
+      };
+      record_unstampable_file: {
+        Args: { p_name: string; p_object_id: string; p_reason: string; p_version: string };
+        Returns: undefined;
       };
       resource_path_tier: { Args: { name: string }; Returns: string };
       revoke_tier: { Args: { reason: string; target_user: string }; Returns: undefined };

@@ -68,6 +68,7 @@ describe('row level security', () => {
       'tier_audit',
       'tier_grants',
       'unmatched_sales',
+      'unstampable_files',
       'user_tiers',
       'webhook_events',
     ]);
