@@ -671,6 +671,13 @@ export type Database = {
       staff_member_detail: { Args: { target_user: string }; Returns: Json };
       staff_resend_invitation: { Args: { p_email: string }; Returns: string };
       staff_save_product: { Args: { p_product: Json; p_tier: Database['public']['Enums']['tier'] }; Returns: Json };
+      stamped_copies_to_expire: {
+        Args: { p_before: string; p_limit: number };
+        Returns: {
+          last_used_at: string;
+          name: string;
+        }[];
+      };
       tier_rank: { Args: { tier: string }; Returns: number };
     };
     Enums: {

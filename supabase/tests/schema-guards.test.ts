@@ -287,6 +287,7 @@ describe('privileges', () => {
       ['private.staff_member_detail(uuid)', true],
       ['private.staff_resend_invitation(text)', true],
       ['private.staff_save_product(tier,jsonb)', true],
+      ['private.stamped_copies_to_expire(timestamp with time zone,integer)', true],
       ['private.tier_grants_after_change()', true],
       ['private.tier_source_of(uuid)', true],
     ]);
@@ -395,6 +396,7 @@ describe('privileges', () => {
       'finish_invitation(text,uuid,text,text)',
       'record_catalog_sale(text,text,text,text,jsonb,bigint,text,timestamp with time zone)',
       'record_catalog_refund(text,text,text,timestamp with time zone,jsonb)',
+      'stamped_copies_to_expire(timestamp with time zone,integer)',
     ]) {
       expect(
         rows.find((r) => r.fn === fn),
