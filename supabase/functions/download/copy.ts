@@ -3,7 +3,8 @@
 // {member}/{object}/{version}.{ext}; a replaced file has a new version, so the next download
 // stamps it again. Nothing else is stamped (MP3 audio, MOBI: see
 // docs/decisions/074-mobi-is-not-stamped.md) and is signed from the resources bucket as uploaded.
-// An unstamped PDF or EPUB is never served: if stamping fails, the download fails.
+// An unstamped PDF or EPUB is never served: if stamping fails, the download fails (a PdfProblem
+// when the file itself cannot be stamped; handler.ts tells the member and staff).
 import type { SupabaseClient, User } from 'npm:@supabase/supabase-js@2.109.0';
 import { licenceLine, stamp, stampKind } from './stamp.ts';
 
@@ -20,6 +21,41 @@ export function stampedPath(userId: string, file: Authorized, ext: string): stri
   return `${userId}/${file.objectId}/${safe(file.version)}.${ext}`;
 }
 
+/**
+ * The original's bytes in one buffer: read from a signed link into a buffer of its declared
+ * length, so the file is held once (a Blob and its arrayBuffer() would hold it twice).
+ */
+async function readOriginal(admin: SupabaseClient, name: string): Promise<Uint8Array> {
+  const link = await sign(admin, 'resources', name, 60, null);
+  if (!link) throw new Error(`resources/${name} is gone`);
+  const response = await fetch(link);
+  if (!response.ok || !response.body) throw new Error(`download resources/${name}: ${response.status}`);
+  const declared = Number(response.headers.get('content-length'));
+  if (!Number.isSafeInteger(declared) || declared < 0) return new Uint8Array(await response.arrayBuffer());
+  const bytes = new Uint8Array(declared);
+  let at = 0;
+  const reader = response.body.getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    if (at + chunk.value.length > declared) throw new Error(`download resources/${name}: longer than declared`);
+    bytes.set(chunk.value, at);
+    at += chunk.value.length;
+  }
+  if (at !== declared) throw new Error(`download resources/${name}: ${at} of ${declared} bytes`);
+  return bytes;
+}
+
+/** Parts sent one after the other as one body, without joining them into a second copy. */
+function streamOf(parts: Uint8Array[]): ReadableStream<Uint8Array> {
+  let index = 0;
+  return new ReadableStream({
+    pull(controller) {
+      const part = parts[index++];
+      if (part) controller.enqueue(part);
+      else controller.close();
+    },
+  });
+}
+
 async function makeStamped(
   ctx: { admin: SupabaseClient; now: () => Date },
   user: User,
@@ -27,19 +63,19 @@ async function makeStamped(
   kind: 'pdf' | 'epub',
   path: string,
 ): Promise<void> {
-  const original = await ctx.admin.storage.from('resources').download(file.name);
-  if (original.error) throw new Error(`download resources/${file.name}: ${original.error.message}`);
-  const bytes = new Uint8Array(await original.data.arrayBuffer());
-  const stamped = await stamp(kind, bytes, licenceLine(user.email ?? user.id, ctx.now()));
+  const bytes = await readOriginal(ctx.admin, file.name);
+  const parts = stamp(kind, bytes, licenceLine(user.email ?? user.id, ctx.now()));
   const { error } = await ctx.admin.storage
     .from(STAMPED_BUCKET)
-    .upload(path, stamped, { contentType: CONTENT_TYPES[kind], upsert: true });
+    .upload(path, streamOf(parts), { contentType: CONTENT_TYPES[kind], upsert: true, duplex: 'half' });
   if (error) throw new Error(`upload ${STAMPED_BUCKET}/${path}: ${error.message}`);
 }
 
 /** A link to `path` in `bucket` living `seconds`, saved as `fileName`; null when there is no such object. */
-async function sign(admin: SupabaseClient, bucket: string, path: string, seconds: number, fileName: string) {
-  const { data, error } = await admin.storage.from(bucket).createSignedUrl(path, seconds, { download: fileName });
+async function sign(admin: SupabaseClient, bucket: string, path: string, seconds: number, fileName: string | null) {
+  const { data, error } = await admin.storage
+    .from(bucket)
+    .createSignedUrl(path, seconds, fileName === null ? undefined : { download: fileName });
   if (data?.signedUrl) return data.signedUrl;
   // Storage answers a missing object with 400 and "Object not found" (the stand-in too).
   if (error && /not.?found/i.test(error.message)) return null;

@@ -3,7 +3,15 @@
 // the spine) and keep the bookmarks, Title and Author.
 import { describe, expect, it } from 'vitest';
 import { chapterTitles, makeEpub, makePdf } from './fixtures';
-import { licenceLine, stampEpub, stampKind, stampPdf } from './stamp';
+import { licenceLine, stampEpub, stampKind, stampPdf as stampParts } from './stamp';
+
+/** The stamped copy as one file, as Storage keeps it. */
+const stampPdf = async (bytes: Uint8Array, text: string) => {
+  const parts = stampParts(bytes, text);
+  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  parts.reduce((at, part) => (whole.set(part, at), at + part.length), 0);
+  return await Promise.resolve(whole);
+};
 import { epubFacts, pdfFacts, pdfPageText } from './test-support';
 
 const line = licenceLine('reader.name+tag@example.com', new Date('2026-11-26T12:00:00Z'));

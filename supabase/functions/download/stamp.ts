@@ -1,14 +1,16 @@
 // Stamping a paid file with its buyer: "Licensed to <e-mail> on <date>".
 //
-// PDF: the line is drawn as real text (Helvetica, a standard font, so nothing is embedded) at
-// the foot of page 1 only; every other page, the outline (bookmarks), the document
-// information (Title, Author) and the catalog are kept as they are: the document is loaded
-// without touching its metadata and written back with its objects unchanged. Stamping one page
-// keeps the cost flat for long books.
+// PDF: an incremental update (../_shared/pdf-update.ts): the original bytes, unchanged, then the
+// line drawn as real text (Helvetica, a standard font, so nothing is embedded) at the foot of
+// page 1 as shown, page 1's object again and a new cross-reference section. Only the objects
+// from the trailer to page 1 are read, so the cost follows the page tree's depth and the size of
+// the cross-reference sections, not the number of pages, fonts or images. The copy is returned
+// as two parts, the original and the update, so the file is held once. A PDF that cannot be
+// stamped (encrypted, not a PDF, damaged cross-references) throws a PdfProblem.
 // EPUB: a licence page is added to the package and put first in the spine.
 // See docs/decisions/073-stamping-paid-files.md.
-import { PDFDocument, StandardFonts, rgb } from 'npm:pdf-lib@1.17.1';
-import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'npm:fflate@0.8.3';
+import { strFromU8, strToU8, unzipSync, unzlibSync, zipSync, type Zippable } from 'npm:fflate@0.8.3';
+import { stampUpdate } from '../_shared/pdf-update.ts';
 
 export type StampKind = 'pdf' | 'epub';
 
@@ -25,22 +27,9 @@ export function licenceLine(email: string, at: Date): string {
   return `Licensed to ${email} on ${at.toISOString().slice(0, 10)}`;
 }
 
-/** Helvetica's WinAnsi encoding covers Latin-1; anything else in an address shows as "?". */
-function winAnsi(text: string): string {
-  return text.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?');
-}
-
-export async function stampPdf(bytes: Uint8Array, line: string): Promise<Uint8Array> {
-  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
-  const page = doc.getPage(0);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const text = winAnsi(line);
-  const { width } = page.getSize();
-  const size = Math.max(6, Math.min(9, (width - 36) / Math.max(1, font.widthOfTextAtSize(text, 1))));
-  const box = page.getCropBox();
-  page.drawText(text, { x: box.x + 18, y: box.y + 12, size, font, color: rgb(0.25, 0.25, 0.25) });
-  // Object streams would re-compress every object of the file: written as they were instead.
-  return await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
+/** The stamped PDF as its parts: the original bytes, then the update that adds the line. */
+export function stampPdf(bytes: Uint8Array, line: string): Uint8Array[] {
+  return [bytes, stampUpdate(bytes, line, unzlibSync)];
 }
 
 const escapeXml = (text: string) =>
@@ -88,6 +77,7 @@ export function stampEpub(bytes: Uint8Array, line: string): Uint8Array {
   return zipSync(out);
 }
 
-export async function stamp(kind: StampKind, bytes: Uint8Array, line: string): Promise<Uint8Array> {
-  return kind === 'pdf' ? await stampPdf(bytes, line) : stampEpub(bytes, line);
+/** The stamped copy as parts to send one after the other (a PDF's original and its update). */
+export function stamp(kind: StampKind, bytes: Uint8Array, line: string): Uint8Array[] {
+  return kind === 'pdf' ? stampPdf(bytes, line) : [stampEpub(bytes, line)];
 }
