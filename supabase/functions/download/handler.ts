@@ -11,7 +11,10 @@
 // user agent); and the answer is a signed link that lives 60 seconds: a 302 to it, or, when the
 // site asks with `Accept: application/json`, `{ url }` so it can show "Preparing your copy…"
 // and then follow it. A refused request is never logged.
+// A PDF that cannot be stamped (password-protected, not a PDF, damaged) is refused with 422 in
+// words, and recorded in unstampable_files for the staff dashboard: trying again cannot help.
 import type { SupabaseClient, User } from 'npm:@supabase/supabase-js@2.109.0';
+import { PdfProblem } from '../_shared/pdf-update.ts';
 import { signedCopy, type Authorized } from './copy.ts';
 import {
   bearer,
@@ -57,7 +60,7 @@ export function readDownloadConfig(env: Env): DownloadConfig {
   };
 }
 
-type Context = { admin: SupabaseClient; anon: SupabaseClient; now: () => Date };
+type Context = { admin: SupabaseClient; anon: SupabaseClient; now: () => Date; log: (entry: LogEntry) => void };
 
 async function caller(ctx: Context, req: Request): Promise<User> {
   const token = bearer(req);
@@ -96,23 +99,57 @@ async function logDownload(ctx: Context, req: Request, user: User, file: Authori
   if (error) throw new Error(`download_log: ${error.message}`);
 }
 
+/** What the member is told when their copy cannot be made from the file staff uploaded. */
+export const CANNOT_PREPARE = "This file can't be prepared. We've told the team.";
+
+/** Staff hear of it on the dashboard. A failure to record is logged; the member is refused in words either way. */
+async function recordUnstampable(ctx: Context, file: Authorized, problem: PdfProblem): Promise<void> {
+  ctx.log({
+    level: 'warn',
+    message: 'file cannot be stamped',
+    file: file.name,
+    version: file.version,
+    reason: problem.reason,
+  });
+  const { error } = await ctx.admin.rpc('record_unstampable_file', {
+    p_object_id: file.objectId,
+    p_name: file.name,
+    p_version: file.version,
+    p_reason: problem.reason,
+  });
+  if (error)
+    ctx.log({ level: 'error', message: 'record_unstampable_file failed', file: file.name, error: error.message });
+}
+
+/** The member's copy, or, for a file that cannot be stamped, a refusal in words (recorded). */
+async function copyOrRefusal(ctx: Context, user: User, file: Authorized): Promise<string> {
+  try {
+    return await signedCopy(ctx, user, file, LINK_SECONDS);
+  } catch (error) {
+    if (!(error instanceof PdfProblem)) throw error;
+    await recordUnstampable(ctx, file, error);
+    throw new DownloadError(422, 'cannot_prepare', CANNOT_PREPARE);
+  }
+}
+
 async function serve(ctx: Context, req: Request): Promise<Response> {
   if (req.method !== 'GET') throw new DownloadError(405, 'method_not_allowed', 'Use GET.');
   const name = requestedPath(new URL(req.url));
   const user = await caller(ctx, req);
   const file = await authorize(ctx, user, name);
-  const url = await signedCopy(ctx, user, file, LINK_SECONDS);
+  const url = await copyOrRefusal(ctx, user, file);
   await logDownload(ctx, req, user, file);
   return wantsJson(req) ? json(200, { url, expires_in: LINK_SECONDS }) : redirect(url);
 }
 
 export function createDownloadHandler(options: DownloadHandlerOptions): (req: Request) => Promise<Response> {
+  const log = options.log ?? (() => {});
   const ctx: Context = {
     admin: options.createClient(options.serviceRoleKey),
     anon: options.createClient(options.anonKey),
     now: options.now ?? (() => new Date()),
+    log,
   };
-  const log = options.log ?? (() => {});
 
   async function answer(req: Request): Promise<Response> {
     try {
