@@ -4,7 +4,8 @@
 // service-role key, only while an invitation waits). The stand-in's engine has neither
 // extension, so `npm run supabase:local` (server.mjs --cron) runs the same call on a timer of its
 // own; tests, the e2e stand-in and the launch benchmark make the call themselves
-// (runInvitationSchedule) when they choose to.
+// (runInvitationSchedule) when they choose to. The same timer makes migration 20261128020000's
+// daily call, the download function's `expire` route (stamped copies not downloaded for 90 days).
 import { SERVICE_ROLE_KEY } from './keys.mjs';
 
 /** The path the schedule calls (hosted: `<project url>/functions/v1/purchase-webhook/invitations`). */
@@ -13,18 +14,25 @@ export const INVITATION_SCHEDULE_PATH = '/functions/v1/purchase-webhook/invitati
 /** pg_cron's `* * * * *`. */
 export const SCHEDULE_EVERY_MS = 60_000;
 
+/** The daily job's path (hosted: `<project url>/functions/v1/download/expire`). */
+export const EXPIRY_SCHEDULE_PATH = '/functions/v1/download/expire';
+
+/** pg_cron's daily `17 3 * * *`, as an interval from the stand-in's start. */
+export const EXPIRY_EVERY_MS = 86_400_000;
+
 /** The job's condition (as the migration's): an invitation claim_due_invitations would take. */
 const WAITING_SQL = `select exists (select 1 from public.buyer_invitations
   where status = 'pending' or (status = 'failed' and attempts < 5)
      or (status = 'sending' and claimed_at < now() - interval '10 minutes')) as waiting`;
 
 /**
- * Makes the scheduled call once, as pg_net does, and answers the function's JSON.
+ * Makes a scheduled call once, as pg_net does, and answers the function's JSON.
  * @param {string} baseUrl  the stand-in's URL
+ * @param {string} path  the job's path
  * @returns {Promise<{ status: number, body: Record<string, unknown> }>}
  */
-export async function runInvitationSchedule(baseUrl) {
-  const res = await fetch(`${baseUrl}${INVITATION_SCHEDULE_PATH}`, {
+async function runSchedule(baseUrl, path) {
+  const res = await fetch(`${baseUrl}${path}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${SERVICE_ROLE_KEY}` },
     body: '{}',
@@ -39,6 +47,12 @@ export async function runInvitationSchedule(baseUrl) {
   }
   return { status: res.status, body };
 }
+
+/** The invitations' call, once. @param {string} baseUrl */
+export const runInvitationSchedule = (baseUrl) => runSchedule(baseUrl, INVITATION_SCHEDULE_PATH);
+
+/** The stamped copies' expiry call, once. @param {string} baseUrl */
+export const runExpirySchedule = (baseUrl) => runSchedule(baseUrl, EXPIRY_SCHEDULE_PATH);
 
 /**
  * Runs the schedule every minute while an invitation waits (never two runs at once). Returns a
@@ -66,5 +80,15 @@ export function startLocalCron({ baseUrl, db, log, everyMs = SCHEDULE_EVERY_MS }
     })();
   }, everyMs);
   timer.unref();
-  return () => clearInterval(timer);
+  const daily = setInterval(() => {
+    runExpirySchedule(baseUrl).then(
+      ({ status, body }) => log(`[local cron] download/expire: ${status} ${JSON.stringify(body)}`),
+      (err) => log(`[local cron] download/expire failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }, EXPIRY_EVERY_MS);
+  daily.unref();
+  return () => {
+    clearInterval(timer);
+    clearInterval(daily);
+  };
 }

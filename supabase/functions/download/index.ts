@@ -1,19 +1,25 @@
 // The Deno entry of the download function: reads the environment and serves the plain handler
-// (handler.ts). The gateway checks the caller's JWT (verify_jwt stays on); the handler asks the
-// auth server whether that session still exists before anything is read.
+// (handler.ts), and at `…/download/expire` the scheduled removal of old stamped copies
+// (expire.ts, service role only). The gateway checks the caller's JWT (verify_jwt stays on); the
+// handler asks the auth server whether that session still exists before anything is read.
 // Deployed with `supabase functions deploy download` (see README).
 import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
+import { createExpireHandler, isExpireRequest } from './expire.ts';
 import { createDownloadHandler, readDownloadConfig } from './handler.ts';
 
 const config = readDownloadConfig(Deno.env.toObject());
+const clientFor = (key: string) =>
+  createClient(config.supabaseUrl, key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  });
+const log = (entry: Record<string, unknown>) => console.log(JSON.stringify(entry));
 
-Deno.serve(
-  createDownloadHandler({
-    ...config,
-    createClient: (key) =>
-      createClient(config.supabaseUrl, key, {
-        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      }),
-    log: (entry) => console.log(JSON.stringify(entry)),
-  }),
-);
+const download = createDownloadHandler({ ...config, createClient: clientFor, log });
+// Supabase Cron calls …/download/expire daily with this key (migration 20261128020000).
+const expire = createExpireHandler({
+  admin: clientFor(config.serviceRoleKey),
+  serviceRoleKey: config.serviceRoleKey,
+  log,
+});
+
+Deno.serve((req) => (isExpireRequest(req) ? expire(req) : download(req)));
