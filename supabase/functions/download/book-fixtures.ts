@@ -55,6 +55,12 @@ export type BookSpec = {
    * layers do: whatever is drawn after it without `q`/`Q` around the page is scaled and hidden.
    */
   page1LeavesState?: boolean;
+  /**
+   * Page 1's resources: inherited from the root Pages node (unless said), a dictionary of its
+   * own on page 1 (the font and a second font name, /F2), or a reference to a resources object
+   * whose /Font is itself a reference (as some producers share them).
+   */
+  page1Resources?: 'inherited' | 'direct' | 'indirect';
   chapters?: number;
   sectionsPerChapter?: number;
   title?: string;
@@ -359,6 +365,17 @@ function buildBook(spec: BookSpec) {
     true,
   );
   const resources = slot(() => `<< /Font << /F1 ${font.ref} >> /ProcSet [/PDF /Text /ImageB] >>`, true);
+  const page1FontDict =
+    spec.page1Resources === 'indirect' ? slot(() => `<< /F1 ${font.ref} /F2 ${font.ref} >>`, true) : null;
+  const page1ResourcesObject = page1FontDict
+    ? slot(() => `<< /Font ${page1FontDict.ref} /ProcSet [/PDF /Text] >>`, true)
+    : null;
+  const page1Resources = () =>
+    page1ResourcesObject
+      ? ` /Resources ${page1ResourcesObject.ref}`
+      : spec.page1Resources === 'direct'
+        ? ` /Resources << /Font << /F1 ${font.ref} /F2 ${font.ref} >> /ProcSet [/PDF /Text] >>`
+        : '';
 
   // Pages, their contents and images.
   const contentsForm = spec.contents ?? 'stream';
@@ -376,7 +393,7 @@ function buildBook(spec: BookSpec) {
 
   function page1Dict(contents: string | null): string {
     return (
-      `<< /Type /Page /Parent ${parentOf.get(pages[0]!)!.ref}${inheritable('page1')}` +
+      `<< /Type /Page /Parent ${parentOf.get(pages[0]!)!.ref}${inheritable('page1')}${page1Resources()}` +
       `${contents ? ` /Contents ${contents}` : ''} >>`
     );
   }
