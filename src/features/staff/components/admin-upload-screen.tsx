@@ -4,6 +4,12 @@ import { useIsStaff } from '../api/is-staff';
 import { useUploadResource } from '../api/upload-resource';
 import { StaffCheckFailedView, StaffOnlyView, UploadResourcesView } from './admin-upload-view';
 
+/** The PDF check (and its inflate) load with the first file staff send, not with the page. */
+async function checkFile(file: File): Promise<string | null> {
+  const { pdfProblemAdvice } = await import('../lib/pdf-check');
+  return pdfProblemAdvice(file);
+}
+
 /**
  * Container for /admin-upload, for the session the route loader found (null: a visitor).
  * Staff get the form; everyone else a clear "staff only" page; a check that failed says so
@@ -27,6 +33,7 @@ function StaffGate({ userId }: { userId: string }) {
       onUpload={async (card, file, onProgress) => {
         await upload.mutateAsync({ card, file, onProgress });
       }}
+      checkFile={checkFile}
     />
   );
 }

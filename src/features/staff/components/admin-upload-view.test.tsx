@@ -57,6 +57,22 @@ function controlledUpload() {
 
 const pdf = () => new File(['%PDF-1.7'], 'workbook.pdf', { type: 'application/pdf' });
 
+/** A file check that finds nothing wrong. */
+const canGo = () => Promise.resolve(null);
+
+/** A file check the test answers by hand. */
+function controlledCheck() {
+  const checked: string[] = [];
+  let answer: (refusal: string | null) => void = () => {};
+  const checkFile = (file: File) => {
+    checked.push(file.name);
+    return new Promise<string | null>((resolve) => {
+      answer = resolve;
+    });
+  };
+  return { checked, checkFile, answer: (refusal: string | null) => answer(refusal) };
+}
+
 describe('StaffOnlyView', () => {
   it('explains the page to a visitor and offers Sign In back to this page', async () => {
     const { router } = renderAt(<StaffOnlyView signedIn={false} />);
@@ -101,7 +117,7 @@ describe('StaffCheckFailedView', () => {
 describe('UploadResourcesView', () => {
   it('lists the six cards and follows the chosen card in accept and formats', async () => {
     const user = userEvent.setup();
-    renderAt(<UploadResourcesView onUpload={controlledUpload().onUpload} />);
+    renderAt(<UploadResourcesView onUpload={controlledUpload().onUpload} checkFile={canGo} />);
     expect(screen.getByRole('heading', { name: 'Upload Resources' })).toBeInTheDocument();
     const select = screen.getByLabelText('Resource');
     expect(within(select).getAllByRole('option')).toHaveLength(6);
@@ -116,7 +132,7 @@ describe('UploadResourcesView', () => {
   it('says a file must be chosen', async () => {
     const upload = controlledUpload();
     const user = userEvent.setup();
-    renderAt(<UploadResourcesView onUpload={upload.onUpload} />);
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} checkFile={canGo} />);
     await user.click(screen.getByRole('button', { name: 'Upload' }));
     expect(await screen.findByText('Upload failed')).toBeInTheDocument();
     expect(screen.getByText('You must select a file to upload.')).toBeInTheDocument();
@@ -126,7 +142,7 @@ describe('UploadResourcesView', () => {
   it('refuses a format the card does not take', async () => {
     const upload = controlledUpload();
     const user = userEvent.setup({ applyAccept: false });
-    renderAt(<UploadResourcesView onUpload={upload.onUpload} />);
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} checkFile={canGo} />);
     await user.upload(screen.getByLabelText('File'), new File(['x'], 'song.mp3', { type: 'audio/mpeg' }));
     await user.click(screen.getByRole('button', { name: 'Upload' }));
     expect(await screen.findByText('This resource takes PDF, EPUB, MOBI files only.')).toBeInTheDocument();
@@ -136,7 +152,7 @@ describe('UploadResourcesView', () => {
   it('refuses a file name storage would refuse, before sending it', async () => {
     const upload = controlledUpload();
     const user = userEvent.setup();
-    renderAt(<UploadResourcesView onUpload={upload.onUpload} />);
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} checkFile={canGo} />);
     await user.upload(
       screen.getByLabelText('File'),
       new File(['%PDF'], 'Chapter #1 – café.pdf', { type: 'application/pdf' }),
@@ -155,7 +171,7 @@ describe('UploadResourcesView', () => {
   it('shows progress while uploading, then Success! and a cleared chooser', async () => {
     const upload = controlledUpload();
     const user = userEvent.setup();
-    renderAt(<UploadResourcesView onUpload={upload.onUpload} />);
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} checkFile={canGo} />);
     // user-event matches option innerHTML (&amp;), so pick by value.
     await user.selectOptions(screen.getByLabelText('Resource'), 'worksheets');
     const input = screen.getByLabelText('File') as HTMLInputElement;
@@ -192,7 +208,7 @@ describe('UploadResourcesView', () => {
   it('shows Upload failed with the message and keeps the file', async () => {
     const upload = controlledUpload();
     const user = userEvent.setup();
-    renderAt(<UploadResourcesView onUpload={upload.onUpload} />);
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} checkFile={canGo} />);
     const input = screen.getByLabelText('File') as HTMLInputElement;
     await user.upload(input, pdf());
     await user.click(screen.getByRole('button', { name: 'Upload' }));
@@ -202,5 +218,59 @@ describe('UploadResourcesView', () => {
     expect(screen.getByText('new row violates row-level security policy')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled();
     expect(input.files?.[0]?.name).toBe('workbook.pdf');
+  });
+
+  const refusal =
+    'This PDF is password-protected. Export it again without a password (and without permission restrictions), then upload it.';
+
+  it('reads the file first, saying so, and refuses one members could not be given, in words', async () => {
+    const upload = controlledUpload();
+    const check = controlledCheck();
+    const user = userEvent.setup();
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} checkFile={check.checkFile} />);
+    const input = screen.getByLabelText('File') as HTMLInputElement;
+    await user.upload(input, new File(['%PDF-1.4 locked'], 'locked.pdf', { type: 'application/pdf' }));
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+
+    expect(check.checked).toEqual(['locked.pdf']);
+    expect(screen.getByRole('button', { name: 'Checking the file...' })).toBeDisabled();
+    expect(screen.getByRole('status')).toHaveTextContent(/^Checking the file\.\.\.$/);
+    expect(input).toBeDisabled();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+
+    check.answer(refusal);
+    // Said in the form, announced as it appears, tied to the file field; nothing was sent.
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+    expect(upload.calls).toEqual([]);
+    expect(screen.queryByText('Upload failed')).not.toBeInTheDocument();
+    expect(input).toBeEnabled();
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription(expect.stringContaining(refusal));
+    expect(input.files?.[0]?.name).toBe('locked.pdf');
+    expect(screen.getByRole('status')).toHaveTextContent('');
+    expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled();
+  });
+
+  it('clears the refusal when another file is chosen, and uploads a file that passes', async () => {
+    const upload = controlledUpload();
+    const check = controlledCheck();
+    const user = userEvent.setup();
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} checkFile={check.checkFile} />);
+    const input = screen.getByLabelText('File') as HTMLInputElement;
+    await user.upload(input, new File(['%PDF-1.4 locked'], 'locked.pdf', { type: 'application/pdf' }));
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    check.answer(refusal);
+    expect(await screen.findByRole('alert')).toHaveTextContent(refusal);
+
+    await user.upload(input, pdf());
+    expect(screen.getByRole('alert')).toHaveTextContent('');
+    expect(input).not.toHaveAttribute('aria-invalid');
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(check.checked).toEqual(['locked.pdf', 'workbook.pdf']);
+    check.answer(null);
+    expect(await screen.findByRole('button', { name: 'Uploading...' })).toBeDisabled();
+    expect(upload.calls.map(({ file }) => file.name)).toEqual(['workbook.pdf']);
+    upload.finish();
+    expect(await screen.findByText('workbook.pdf has been uploaded successfully.')).toBeInTheDocument();
   });
 });

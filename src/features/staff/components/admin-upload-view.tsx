@@ -2,7 +2,7 @@ import { useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
 import { buttonClasses } from '@/components/ui/button';
-import { Field, Form, SubmitButton, useForm } from '@/components/ui/form';
+import { Field, Form, FormAlert, SubmitButton, useForm, type FieldControlProps } from '@/components/ui/form';
 import { RetryButton } from '@/components/ui/retry-button';
 import { Input } from '@/components/ui/input';
 import { Progress } from '@/components/ui/progress';
@@ -119,10 +119,15 @@ export function StaffCheckFailedView({ retry, retrying }: { retry: () => void; r
 export type UploadResourcesViewProps = {
   /** Uploads the file for the card, reporting progress 0..1; throws on failure. */
   onUpload: (card: ResourceCard, file: File, onProgress: (fraction: number) => void) => Promise<void>;
+  /**
+   * Reads the file before anything is sent: why members could not get their copy of it, in
+   * words (a PDF that cannot be stamped), or null when it can go.
+   */
+  checkFile: (file: File) => Promise<string | null>;
 };
 
 /** The staff upload page: what it is for, then the form. */
-export function UploadResourcesView({ onUpload }: UploadResourcesViewProps) {
+export function UploadResourcesView({ onUpload, checkFile }: UploadResourcesViewProps) {
   return (
     <PageShell>
       <PageCard id="upload-title" title="Upload Resources">
@@ -130,7 +135,7 @@ export function UploadResourcesView({ onUpload }: UploadResourcesViewProps) {
           Files go to the resource card you choose. Members see them on Subscriber Resources once their bundle unlocks
           that card; a file with the same name is replaced.
         </p>
-        <UploadForm onUpload={onUpload} />
+        <UploadForm onUpload={onUpload} checkFile={checkFile} />
       </PageCard>
       <Link to={paths.resources} className={buttonClasses('ghost', 'md', 'self-center')}>
         Go to Subscriber Resources
@@ -139,14 +144,19 @@ export function UploadResourcesView({ onUpload }: UploadResourcesViewProps) {
   );
 }
 
-/** The upload form: card, file, progress, and the spec's toasts. */
-function UploadForm({ onUpload }: UploadResourcesViewProps) {
+const busyWords = { checking: 'Checking the file...', uploading: 'Uploading...' } as const;
+
+/**
+ * The upload form: card, file, progress, and the spec's toasts. The file is read first (its
+ * check); one members could not be given is refused there, in words, in the form's alert.
+ */
+function UploadForm({ onUpload, checkFile }: UploadResourcesViewProps) {
   const id = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const [slug, setSlug] = useState(resourceCards[0]?.slug ?? '');
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState(0);
-  const form = useForm();
+  const form = useForm<keyof typeof busyWords>();
   const card = resourceCards.find((candidate) => candidate.slug === slug) ?? resourceCards[0];
 
   if (!card) return null;
@@ -158,9 +168,19 @@ function UploadForm({ onUpload }: UploadResourcesViewProps) {
       toast.error('Upload failed', { description: problem ?? 'You must select a file to upload.' });
       return;
     }
+    // Refused: the form's alert says why (the default onError), and nothing is sent.
+    const checked = await form.run(
+      'checking',
+      async () => {
+        const refusal = await checkFile(file);
+        if (refusal) throw new Error(refusal);
+      },
+      { stayBusy: true },
+    );
+    if (!checked) return;
     setProgress(0);
     const uploaded = await form.run(
-      'busy',
+      'uploading',
       () => onUpload(card, file, (fraction) => setProgress(Math.round(fraction * 100))),
       { onError: (message) => toast.error('Upload failed', { description: message }) },
     );
@@ -173,39 +193,80 @@ function UploadForm({ onUpload }: UploadResourcesViewProps) {
   return (
     <Form state={form} onSubmit={upload} className="mt-6 flex flex-col gap-5">
       <Field id={`${id}-card`} label="Resource">
-        <select
-          value={card.slug}
-          disabled={form.isBusy}
-          onChange={(event) => setSlug(event.target.value)}
-          className="border-navy-600/60 text-navy-900 min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base disabled:opacity-70"
-        >
-          {resourceCards.map((option) => (
-            <option key={option.slug} value={option.slug}>
-              {option.title} ({tierLabel(option.tier)})
-            </option>
-          ))}
-        </select>
+        <CardSelect value={card.slug} disabled={form.isBusy} onChange={setSlug} />
       </Field>
-      <Field id={`${id}-file`} label="File" hint={supportedFormatsText(card)} hintSize="sm">
+      <Field
+        id={`${id}-file`}
+        label="File"
+        hint={supportedFormatsText(card)}
+        hintSize="sm"
+        invalid={form.error !== null}
+        describedBy={form.error ? `${id}-refused` : undefined}
+      >
         <Input
           ref={fileInput}
           type="file"
           accept={acceptAttribute(card)}
           disabled={form.isBusy}
-          onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+          onChange={(event) => {
+            setFile(event.target.files?.[0] ?? null);
+            form.setError(null);
+          }}
           density="compact"
         />
       </Field>
-      {form.isBusy && <Progress value={progress} label="Upload progress" />}
-      {/* Announced once ('Uploading...'); the percentage is for the eye; a screen reader
-          reads it from the progress bar on demand instead of at every step. */}
+      <FormAlert id={`${id}-refused`} message={form.error} persistent />
+      <UploadStatus busy={form.busy} progress={progress} />
+      <SubmitButton
+        busy={form.isBusy}
+        label="Upload"
+        busyLabel={form.busy ? busyWords[form.busy] : busyWords.uploading}
+        size="lg"
+        className="sm:self-start"
+      />
+    </Form>
+  );
+}
+
+/** The resource card a file goes to. */
+function CardSelect({
+  value,
+  disabled,
+  onChange,
+  ...control
+}: Partial<FieldControlProps> & { value: string; disabled: boolean; onChange: (slug: string) => void }) {
+  return (
+    <select
+      {...control}
+      value={value}
+      disabled={disabled}
+      onChange={(event) => onChange(event.target.value)}
+      className="border-navy-600/60 text-navy-900 min-h-11 w-full rounded-lg border bg-white px-3 py-2 text-base disabled:opacity-70"
+    >
+      {resourceCards.map((option) => (
+        <option key={option.slug} value={option.slug}>
+          {option.title} ({tierLabel(option.tier)})
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/**
+ * What the form is doing, announced once ('Checking the file...', 'Uploading...'); the
+ * percentage is for the eye: a screen reader reads it from the progress bar on demand instead
+ * of at every step.
+ */
+function UploadStatus({ busy, progress }: { busy: keyof typeof busyWords | null; progress: number }) {
+  return (
+    <>
+      {busy === 'uploading' && <Progress value={progress} label="Upload progress" />}
       <p className="text-navy-800 text-sm font-semibold">
         <span role="status" aria-live="polite">
-          {form.isBusy ? 'Uploading...' : ''}
+          {busy ? busyWords[busy] : ''}
         </span>
-        {form.isBusy && <span aria-hidden="true"> {progress}%</span>}
+        {busy === 'uploading' && <span aria-hidden="true"> {progress}%</span>}
       </p>
-      <SubmitButton busy={form.isBusy} label="Upload" busyLabel="Uploading..." size="lg" className="sm:self-start" />
-    </Form>
+    </>
   );
 }
