@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { StaffDashboard } from '../lib/dashboard';
 import { DashboardView } from './dashboard-view';
 
-const dashboard = (topFiles: StaffDashboard['top_files']): StaffDashboard => ({
+const dashboard = (
+  topFiles: StaffDashboard['top_files'],
+  unstampable: StaffDashboard['unstampable_files'] = [],
+): StaffDashboard => ({
   time_zone: 'America/New_York',
   today: '2026-11-26',
   periods: [],
@@ -12,15 +15,16 @@ const dashboard = (topFiles: StaffDashboard['top_files']): StaffDashboard => ({
   waiting_invitations: 0,
   unmatched_sales: 0,
   top_files: topFiles,
+  unstampable_files: unstampable,
 });
 
-function topFilesSection(topFiles: StaffDashboard['top_files']) {
+function renderReady(data: StaffDashboard) {
   render(
     <MemoryRouter>
       <DashboardView
         dashboard={{
           status: 'ready',
-          data: dashboard(topFiles),
+          data,
           refreshFailed: false,
           retrying: false,
           retry: () => {},
@@ -28,6 +32,10 @@ function topFilesSection(topFiles: StaffDashboard['top_files']) {
       />
     </MemoryRouter>,
   );
+}
+
+function topFilesSection(topFiles: StaffDashboard['top_files']) {
+  renderReady(dashboard(topFiles));
   return screen.getByRole('region', { name: 'Top files by downloads, last 30 days' });
 }
 
@@ -50,5 +58,54 @@ describe('DashboardView: top files', () => {
 
   it('says so when downloads are not logged', () => {
     expect(topFilesSection(null)).toHaveTextContent('Downloads are not logged yet.');
+  });
+});
+
+describe('DashboardView: files members cannot download', () => {
+  it('lists each under Needs attention, with what to do in words and when members last hit it', () => {
+    renderReady(
+      dashboard(
+        [],
+        [
+          {
+            name: 'foundation/worksheets/locked.pdf',
+            reason: 'encrypted',
+            first_seen: '2026-11-20T09:00:00Z',
+            last_seen: '2026-11-26T14:30:00Z',
+            refusals: 3,
+          },
+          {
+            name: 'ebook/ebook/notes.pdf',
+            reason: 'not_pdf',
+            first_seen: '2026-11-25T08:00:00Z',
+            last_seen: '2026-11-25T08:00:00Z',
+            refusals: 1,
+          },
+        ],
+      ),
+    );
+    const attention = screen.getByRole('region', { name: 'Needs attention' });
+    expect(within(attention).getByRole('heading', { name: "Files members can't download (2)" })).toBeInTheDocument();
+    const items = within(
+      within(attention).getByRole('list', { name: "Files members can't download (2)" }),
+    ).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      'foundation/worksheets/locked.pdf' +
+        'This PDF is password-protected. Export it again without a password (and without permission restrictions), then upload it.' +
+        'Last asked for 26 Nov 2026, 14:30 UTC; 3 downloads refused since 20 Nov 2026, 09:00 UTC.',
+      'ebook/ebook/notes.pdf' +
+        'This file is not a PDF. Export it again as a PDF, then upload it.' +
+        'Last asked for 25 Nov 2026, 08:00 UTC; 1 download refused since 25 Nov 2026, 08:00 UTC.',
+    ]);
+    expect(within(attention).getByRole('link', { name: 'Upload a replacement' })).toHaveAttribute(
+      'href',
+      '/admin-upload',
+    );
+  });
+
+  it('shows nothing of the kind when every file can be stamped', () => {
+    renderReady(dashboard([]));
+    const attention = screen.getByRole('region', { name: 'Needs attention' });
+    expect(within(attention).queryByRole('heading', { name: /Files members can't download/ })).not.toBeInTheDocument();
   });
 });

@@ -7,8 +7,16 @@ import { paths } from '@/config/paths';
 import { tierLabel, tiers } from '@/content/tiers';
 import { errorMessage } from '@/lib/error-message';
 import type { ReadState } from '@/lib/read-state';
+import { PDF_PROBLEM_ADVICE } from '../../../../supabase/functions/_shared/pdf-update';
 import { formatMoney } from '../lib/catalog';
-import { chartRows, periodLabel, type DashboardPeriod, type StaffDashboard } from '../lib/dashboard';
+import {
+  chartRows,
+  periodLabel,
+  type DashboardPeriod,
+  type StaffDashboard,
+  type UnstampableFile,
+} from '../lib/dashboard';
+import { formatDateTime } from '../lib/members';
 import { StaffNav } from './staff-nav';
 
 export type DashboardViewProps = {
@@ -50,7 +58,11 @@ function Figures({ data, chart }: { data: StaffDashboard } & Pick<DashboardViewP
       <p className="text-navy-800">
         Days run midnight to midnight in {data.time_zone}; today is {data.today}.
       </p>
-      <Attention waiting={data.waiting_invitations} unmatched={data.unmatched_sales} />
+      <Attention
+        waiting={data.waiting_invitations}
+        unmatched={data.unmatched_sales}
+        unstampable={data.unstampable_files}
+      />
       <section aria-labelledby="sales-title" className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
         <h2 id="sales-title" className="text-navy-900 text-xl font-semibold">
           Sales and refunds
@@ -89,7 +101,15 @@ function TopFiles({ files }: { files: StaffDashboard['top_files'] }) {
   );
 }
 
-function Attention({ waiting, unmatched }: { waiting: number; unmatched: number }) {
+function Attention({
+  waiting,
+  unmatched,
+  unstampable,
+}: {
+  waiting: number;
+  unmatched: number;
+  unstampable: readonly UnstampableFile[];
+}) {
   return (
     <section aria-label="Needs attention" className="grid gap-4 sm:grid-cols-2">
       <Link to={paths.staffMembers} className="hover:bg-navy-50 rounded-xl bg-white p-4 shadow-sm">
@@ -100,7 +120,41 @@ function Attention({ waiting, unmatched }: { waiting: number; unmatched: number 
         <span className="text-navy-900 block text-3xl font-bold">{unmatched}</span>
         <span className="text-navy-800">Unmatched sales to map to a product</span>
       </Link>
+      {unstampable.length > 0 && <UnstampableFiles files={unstampable} />}
     </section>
+  );
+}
+
+/**
+ * Files members asked for and were refused because their copy cannot be stamped: each with
+ * what to do, in words, and when members last hit it. A replaced file leaves the list.
+ */
+function UnstampableFiles({ files }: { files: readonly UnstampableFile[] }) {
+  return (
+    <div className="rounded-xl border-l-4 border-red-700 bg-white p-4 shadow-sm sm:col-span-2">
+      <h2 id="unstampable-title" className="text-navy-900 text-xl font-semibold">
+        Files members can&apos;t download ({files.length})
+      </h2>
+      <p className="text-navy-800 mt-1">
+        Members who ask for these are told the file can&apos;t be prepared. Upload a new version with the same name and
+        it leaves this list.
+      </p>
+      <ul aria-labelledby="unstampable-title" className="mt-3 flex flex-col gap-3">
+        {files.map((file) => (
+          <li key={file.name} className="border-navy-100 rounded-lg border p-3">
+            <p className="text-navy-900 font-semibold break-all">{file.name}</p>
+            <p className="text-navy-800 mt-1">{PDF_PROBLEM_ADVICE[file.reason]}</p>
+            <p className="mt-1 text-sm text-slate-700">
+              Last asked for {formatDateTime(file.last_seen)}; {file.refusals}{' '}
+              {file.refusals === 1 ? 'download' : 'downloads'} refused since {formatDateTime(file.first_seen)}.
+            </p>
+          </li>
+        ))}
+      </ul>
+      <Link to={paths.adminUpload} className="text-navy-900 mt-3 inline-block underline underline-offset-2">
+        Upload a replacement
+      </Link>
+    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 import { z } from '@/config/zod-config';
 import type { tiers } from '@/content/tiers';
+import type { PdfProblemReason } from '../../../../supabase/functions/_shared/pdf-update';
 
 /**
  * public.staff_dashboard()'s answer (untyped jsonb, checked at the edge): the figures are
@@ -29,6 +30,18 @@ const daySchema = z.object({
 const topFileSchema = z.object({ name: z.string(), downloads: z.number() });
 export type TopFile = z.infer<typeof topFileSchema>;
 
+const reasons = ['not_pdf', 'encrypted', 'damaged'] as const satisfies readonly PdfProblemReason[];
+
+/** A file version members were refused because it cannot be stamped (still the one in the bucket). */
+const unstampableFileSchema = z.object({
+  name: z.string(),
+  reason: z.enum(reasons),
+  first_seen: z.string(),
+  last_seen: z.string(),
+  refusals: z.number(),
+});
+export type UnstampableFile = z.infer<typeof unstampableFileSchema>;
+
 const dashboardSchema = z.object({
   time_zone: z.string(),
   today: z.string(),
@@ -38,6 +51,8 @@ const dashboardSchema = z.object({
   unmatched_sales: z.number(),
   /** Null until downloads are logged. */
   top_files: z.array(topFileSchema).nullable(),
+  /** Latest refusal first. */
+  unstampable_files: z.array(unstampableFileSchema),
 });
 export type StaffDashboard = z.infer<typeof dashboardSchema>;
 
