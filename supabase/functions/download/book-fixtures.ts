@@ -61,6 +61,14 @@ export type BookSpec = {
    * whose /Font is itself a reference (as some producers share them).
    */
   page1Resources?: 'inherited' | 'direct' | 'indirect';
+  /**
+   * Every stream's /Length (object streams' too, not the cross-reference stream's, which must
+   * be direct) an indirect reference to a number written just after it, as Ghostscript does.
+   * Not for 'linearized'.
+   */
+  indirectLengths?: boolean;
+  /** Bytes after the last %%EOF (a line end, NULs from a transfer): readers allow them. */
+  afterEof?: string;
   chapters?: number;
   sectionsPerChapter?: number;
   title?: string;
@@ -589,6 +597,7 @@ class Placer {
     readonly next: () => number,
     readonly perStream: number,
     readonly compress: (num: number) => boolean,
+    readonly indirectLengths = false,
   ) {}
 
   place(num: number, body: Body) {
@@ -597,8 +606,24 @@ class Placer {
       if (this.#members.length >= this.perStream) this.flush();
       return;
     }
+    if (typeof body === 'string') {
+      this.entries[num] = [1, this.sink.offset, 0];
+      writeObject(this.sink, num, body);
+    } else this.#placeStream(num, body);
+  }
+
+  #placeStream(num: number, body: StreamBody) {
     this.entries[num] = [1, this.sink.offset, 0];
-    writeObject(this.sink, num, body);
+    if (!this.indirectLengths) {
+      writeObject(this.sink, num, body);
+      return;
+    }
+    const length = this.next();
+    this.sink.text(`${num} 0 obj\n<< ${body.dict} /Length ${length} 0 R >>\nstream\n`);
+    this.sink.bytes(body.data);
+    this.sink.text('\nendstream\nendobj\n');
+    this.entries[length] = [1, this.sink.offset, 0];
+    this.sink.text(`${length} 0 obj\n${body.data.length}\nendobj\n`);
   }
 
   /** Writes the object stream gathered so far, if any. */
@@ -615,8 +640,7 @@ class Placer {
     const header = `${members.map((m, i) => `${m.num} ${offsets[i]}`).join(' ')}\n`;
     const data = latin1(header + members.map((m) => `${m.body}\n`).join(''));
     const num = this.next();
-    this.entries[num] = [1, this.sink.offset, 0];
-    writeObject(this.sink, num, {
+    this.#placeStream(num, {
       dict: `/Type /ObjStm /N ${members.length} /First ${header.length} /Filter /FlateDecode`,
       data: zlibSync(data, { level: 6 }),
     });
@@ -724,7 +748,7 @@ function writePlain(book: Book, sink: Sink): Written {
     [book.encrypt, ...(spec.xref === 'hybrid' ? [book.catalog, book.info] : [])].filter((s) => s).map((s) => s!.num),
   );
   const compress = spec.xref === 'table' ? () => false : (num: number) => !keepOut.has(num);
-  const placer = new Placer(sink, next, spec.perObjectStream ?? 100, compress);
+  const placer = new Placer(sink, next, spec.perObjectStream ?? 100, compress, spec.indirectLengths === true);
   sink.text(HEADER);
   for (const s of book.slots) placer.place(s.num, s.make(sink.offset));
   placer.flush();
@@ -851,7 +875,13 @@ function writeEarlierUpdate(book: Book, sink: Sink, before: Written) {
   const newContents = book.page1Content.length === 0 ? [] : contents.map(() => next());
   const array = book.page1Array ? next() : null;
   const stream = before.lastSection === 'stream';
-  const placer = new Placer(sink, next, 100, (num) => stream && num !== book.encrypt?.num);
+  const placer = new Placer(
+    sink,
+    next,
+    100,
+    (num) => stream && num !== book.encrypt?.num,
+    book.spec.indirectLengths === true,
+  );
   newContents.forEach((num, i) => placer.place(num, book.contentStream(contents[i]!)));
   const refs = newContents.map((n) => `${n} 0 R`);
   if (array !== null) placer.place(array, `[${refs.join(' ')}]`);
@@ -889,6 +919,7 @@ export function writeBook(spec: BookSpec, write: (chunk: Uint8Array) => void): v
   const sink = new Sink(write);
   const before = spec.xref === 'linearized' ? writeLinearized(book, sink) : writePlain(book, sink);
   if (spec.earlierUpdate) writeEarlierUpdate(book, sink, before);
+  if (spec.afterEof) sink.text(spec.afterEof);
   sink.flush();
 }
 
