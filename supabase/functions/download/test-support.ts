@@ -278,7 +278,8 @@ function streamAt(bytes: Uint8Array, offset: number) {
   if (!open || !keyword) throw new Error(`no stream object at ${offset}`);
   const dict = head.slice(open[0].length, keyword.index);
   const start = offset + keyword.index + keyword[0].length;
-  const direct = /\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dict);
+  const length = /\/Length\s+(\d+)(\s+\d+\s+R)?/.exec(dict);
+  const direct = length && !length[2] ? length : null;
   let end: number;
   if (direct) end = start + Number(direct[1]);
   else {
@@ -327,7 +328,7 @@ function streamAt(bytes: Uint8Array, offset: number) {
 export function xrefProblems(bytes: Uint8Array): string[] {
   const problems: string[] = [];
   const tail = latin1Text(bytes, bytes.length - 1024, bytes.length);
-  const last = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail);
+  const last = /startxref\s+(\d+)\s+%%EOF[\s\0]*$/.exec(tail);
   if (!last) return ['no startxref and %%EOF at the end'];
   const entries = new Map<number, XrefEntry>();
   const queue = [Number(last[1])];
