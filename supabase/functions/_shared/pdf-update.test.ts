@@ -150,6 +150,10 @@ describe('book fixtures (read by pdf.js)', () => {
       { xref: 'table', rotate: { angle: 90, on: 'parent' } },
       { xref: 'stream', page1Resources: 'indirect', earlierUpdate: true },
       { xref: 'table', page1Resources: 'direct' },
+      { xref: 'table', indirectLengths: true, earlierUpdate: true },
+      { xref: 'stream', indirectLengths: true, earlierUpdate: true },
+      { xref: 'hybrid', indirectLengths: true },
+      { xref: 'table', afterEof: '\r\n\0\0\0\0' },
     );
     for (const variant of variants) {
       const bytes = makeBook(small(variant));
@@ -224,6 +228,13 @@ describe('stampUpdate: each cross-reference form', () => {
     ['earlier update, xref stream', { xref: 'stream', predictor: true, earlierUpdate: true }, 'stream'],
     ['earlier update, hybrid', { xref: 'hybrid', earlierUpdate: true }, 'table'],
     ['earlier update, linearized', { xref: 'linearized', earlierUpdate: true }, 'table'],
+    ['indirect stream lengths, classic table', { xref: 'table', indirectLengths: true, earlierUpdate: true }, 'table'],
+    [
+      'indirect stream lengths, object streams',
+      { xref: 'stream', indirectLengths: true, earlierUpdate: true },
+      'stream',
+    ],
+    ['indirect stream lengths, hybrid', { xref: 'hybrid', indirectLengths: true }, 'table'],
   ];
 
   it.each(forms)('%s: appends a section of the same kind chained to the last one', async (_name, spec, kind) => {
@@ -254,6 +265,18 @@ describe('stampUpdate: each cross-reference form', () => {
     const copy = await stampAndCheck(original);
     expect(copy.length - original.length).toBeLessThan(64_000);
     expect(section(copy, startxref(copy)).kind).toBe('stream');
+  });
+
+  it.each([
+    ['a line end', '\r\n'],
+    ['NULs of a transfer', '\n\0\0\0\0\0\0\0\0'],
+  ])('bytes after the last %%EOF (%s): the update still chains to the last section', async (_name, afterEof) => {
+    for (const xref of ['table', 'stream'] as XrefForm[]) {
+      const clean = makeBook(small({ xref }));
+      const original = makeBook(small({ xref, afterEof }));
+      const copy = await stampAndCheck(original);
+      expect(section(copy, startxref(copy)).prev).toBe(startxref(clean));
+    }
   });
 
   it('stamps its own output again: two updates, both chained', async () => {
