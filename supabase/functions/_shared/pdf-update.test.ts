@@ -270,7 +270,7 @@ describe('stampUpdate: each cross-reference form', () => {
   it.each([
     ['a line end', '\r\n'],
     ['NULs of a transfer', '\n\0\0\0\0\0\0\0\0'],
-  ])('bytes after the last %%EOF (%s): the update still chains to the last section', async (_name, afterEof) => {
+  ])('bytes after the end-of-file marker (%s): the update still chains to the last section', async (_name, afterEof) => {
     for (const xref of ['table', 'stream'] as XrefForm[]) {
       const clean = makeBook(small({ xref }));
       const original = makeBook(small({ xref, afterEof }));
@@ -288,6 +288,20 @@ describe('stampUpdate: each cross-reference form', () => {
       await secondReaderCheck(once, twice, second);
       expect(section(twice, startxref(twice)).prev).toBe(startxref(once));
       expect((await upright(twice, second)).upright).toBe(true);
+    }
+  });
+
+  it('keeps the /ID first string and gives the update a new second one', () => {
+    for (const xref of ['table', 'stream'] as XrefForm[]) {
+      const original = makeBook(small({ xref }));
+      const ids = (bytes: Uint8Array) =>
+        /\/ID\s*\[\s*<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/.exec(dictAt(bytes, startxref(bytes)));
+      const before = ids(original);
+      const after = ids(stamped(original));
+      expect(before).not.toBeNull();
+      expect(after?.[1]?.toLowerCase()).toBe(before?.[1]?.toLowerCase());
+      expect(after?.[2]?.toLowerCase()).not.toBe(before?.[2]?.toLowerCase());
+      expect(after?.[2]).toHaveLength(32);
     }
   });
 });

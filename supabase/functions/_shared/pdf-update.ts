@@ -806,9 +806,15 @@ export function stampUpdate(bytes: Uint8Array, line: string, inflate: Inflate): 
   object(page.ref.num, page.gen, writeValue(pageDict));
 
   const trailer = new Dict();
-  for (const name of ['Root', 'Info', 'ID']) {
+  for (const name of ['Root', 'Info']) {
     const value = reader.trailer.get(name);
     if (value !== undefined) trailer.map.set(name, value);
+  }
+  // The file's identifier keeps its first string and gets a new second one, as the format asks
+  // of an update (ISO 32000-1, 14.4).
+  const id = reader.trailer.get('ID');
+  if (Array.isArray(id) && id[0] instanceof Str) {
+    trailer.map.set('ID', [id[0], new Str(updateId(`${bytes.length} ${line} ${drawing}`))]);
   }
   trailer.map.set('Prev', reader.lastSection.offset);
 
@@ -846,6 +852,17 @@ export function stampUpdate(bytes: Uint8Array, line: string, inflate: Inflate): 
   let at = 0;
   for (const part of parts) {
     for (let i = 0; i < part.length; i += 1) out[at++] = part.charCodeAt(i);
+  }
+  return out;
+}
+
+/** 16 bytes that differ with the update (FNV-1a, four seeds): an identifier, not a secret. */
+function updateId(text: string): Uint8Array {
+  const out = new Uint8Array(16);
+  for (let part = 0; part < 4; part += 1) {
+    let hash = (0x811c9dc5 ^ (part * 0x9e3779b9)) >>> 0;
+    for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    for (let k = 0; k < 4; k += 1) out[part * 4 + k] = (hash >>> (8 * k)) & 0xff;
   }
   return out;
 }
