@@ -29,7 +29,10 @@ const neverCalled: PurchaseStore = {
   claimInvitation: () => Promise.reject(new Error('not in these tests')),
   claimDueInvitations: () => Promise.reject(new Error('not in these tests')),
   finishInvitation: () => Promise.reject(new Error('not in these tests')),
+  retryInvitation: () => Promise.reject(new Error('not in these tests')),
   inviteBuyer: () => Promise.reject(new Error('not in these tests')),
+  invitesViaAuth: false,
+  recordMailPath: () => Promise.reject(new Error('not in these tests')),
 };
 
 /**

@@ -45,6 +45,8 @@ export type Database = {
           created_at: string;
           email: string;
           last_error: string | null;
+          next_attempt_at: string | null;
+          retries: number;
           sent_at: string | null;
           status: string;
           updated_at: string;
@@ -56,6 +58,8 @@ export type Database = {
           created_at?: string;
           email: string;
           last_error?: string | null;
+          next_attempt_at?: string | null;
+          retries?: number;
           sent_at?: string | null;
           status?: string;
           updated_at?: string;
@@ -67,6 +71,8 @@ export type Database = {
           created_at?: string;
           email?: string;
           last_error?: string | null;
+          next_attempt_at?: string | null;
+          retries?: number;
           sent_at?: string | null;
           status?: string;
           updated_at?: string;
@@ -579,6 +585,7 @@ export type Database = {
         };
         Returns: Json;
       };
+      record_mail_path: { Args: { p_via_auth: boolean }; Returns: undefined };
       record_purchase: {
         Args: {
           p_amount_cents: number;
@@ -616,6 +623,10 @@ export type Database = {
         Returns: undefined;
       };
       resource_path_tier: { Args: { name: string }; Returns: string };
+      retry_invitation: {
+        Args: { p_backoff_seconds: number[]; p_claim: string; p_email: string; p_reason: string };
+        Returns: Json;
+      };
       revoke_tier: { Args: { reason: string; target_user: string }; Returns: undefined };
       staff_catalog: { Args: Record<PropertyKey, never>; Returns: Json };
       staff_dashboard: { Args: Record<PropertyKey, never>; Returns: Json };
@@ -664,6 +675,7 @@ export type Database = {
           user_id: string;
         }[];
       };
+      staff_mail_status: { Args: Record<PropertyKey, never>; Returns: Json };
       staff_map_provider_id: {
         Args: { p_kind: string; p_provider_id: string; p_tier: Database['public']['Enums']['tier'] };
         Returns: Json;

@@ -15,7 +15,7 @@ import {
 } from './types.ts';
 
 export type { LogEntry } from './http.ts';
-export { SCHEDULE_BATCH, type InvitationAnswer } from './invitations.ts';
+export { INVITATION_BACKOFF_SECONDS, SCHEDULE_BATCH, type InvitationAnswer } from './invitations.ts';
 
 export type WebhookHandlerOptions = {
   /** The enabled providers; the last path segment (`…/purchase-webhook/stripe`) picks one. */
@@ -33,6 +33,8 @@ export type WebhookHandlerOptions = {
   scheduleKey?: string;
   /** How many due invitations one scheduled run takes. */
   scheduleBatch?: number;
+  /** The waits after a mail outage (invitations.ts INVITATION_BACKOFF_SECONDS unless told). */
+  backoffSeconds?: readonly number[];
 };
 
 /** Shopify caps webhook bodies well below this; Stripe events are a few KB. */
@@ -153,6 +155,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Requ
     log,
     scheduleKey: options.scheduleKey,
     scheduleBatch: options.scheduleBatch,
+    ...(options.backoffSeconds ? { backoffSeconds: options.backoffSeconds } : {}),
+    now,
   });
   const ctx: Context = { store: options.store, log, invitations };
 

@@ -1,19 +1,32 @@
 // The buyer's invitation: sent once per sale through the ledger's claim, and the scheduled run
 // (Supabase Cron through pg_net, at `…/purchase-webhook/invitations`) that sends the ones left
-// pending or failed. Built from the same store, redirect and log as the webhook handler.
+// pending: held back by the e-mail budget or a quota (429), or waiting out a mail outage (5xx, no
+// answer) on the backoff below (docs/decisions/097-a-mail-outage-heals-itself.md). Built from
+// the same store, redirect and log as the webhook handler.
 import { json, type LogEntry } from './http.ts';
 import { WebhookError, type InviteOutcome, type PurchaseStore, type Sale } from './types.ts';
 
 /**
  * What a delivery did about the buyer's invitation: sent now; not needed (a confirmed account);
- * pending (the e-mail budget is spent: the scheduled run sends it when it frees); failed (kept
- * with the reason, retried by the scheduled run and shown to staff); already handled (another
- * delivery holds it or sent it, and that invitation is still good).
+ * pending (the e-mail budget is spent, or the mail provider is down: the scheduled run sends it
+ * when it frees, or once the backoff's wait has passed); failed (kept with the reason and shown
+ * to staff, who send it again); already handled (another delivery holds it or sent it, and that
+ * invitation is still good, or it waits out an outage on the schedule).
  */
 export type InvitationAnswer = 'invited' | 'already_registered' | 'pending' | 'failed' | 'already_handled';
 
 /** Due invitations one scheduled run takes (it runs every minute). */
 export const SCHEDULE_BATCH = 100;
+
+/**
+ * After a mail outage (the provider's or Auth's 5xx, or no answer), the wait before each next try:
+ * 1, 5, 15 and 60 minutes. The try after the last wait is the last: its outage fails the
+ * invitation, with the reason for staff. The database applies it (retry_invitation), on its clock.
+ */
+export const INVITATION_BACKOFF_SECONDS: readonly number[] = Object.freeze([60, 300, 900, 3600]);
+
+/** How often one instance of the function records which way invitations go (record_mail_path). */
+export const MAIL_PATH_REPORT_EVERY_MS = 10 * 60_000;
 
 export type InvitationOptions = {
   store: PurchaseStore;
@@ -24,6 +37,9 @@ export type InvitationOptions = {
   scheduleKey?: string;
   /** How many due invitations one scheduled run takes. */
   scheduleBatch?: number;
+  /** The waits after a mail outage (INVITATION_BACKOFF_SECONDS unless told). */
+  backoffSeconds?: readonly number[];
+  now?: () => Date;
 };
 
 export type Invitations = {
@@ -33,8 +49,8 @@ export type Invitations = {
    */
   inviteOnce(sale: Sale, claimed: string | null | undefined): Promise<InvitationAnswer>;
   /**
-   * The scheduled run: takes the due invitations and sends them until Auth says the e-mail
-   * budget is spent; those not tried yet go back to pending with the same reason.
+   * The scheduled run: takes the due invitations and sends them until the budget is spent or
+   * the mail provider is down; those not tried go back to pending with the same reason.
    */
   runSchedule(req: Request): Promise<Response>;
 };
@@ -48,9 +64,11 @@ function sameSecret(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** The ledger state an Auth answer leaves the invitation in. */
-function ledgerOutcome(outcome: InviteOutcome): {
-  state: 'sent' | 'accepted' | 'pending' | 'failed';
+type LedgerState = 'sent' | 'accepted' | 'pending' | 'failed';
+
+/** The ledger state an answer leaves the invitation in (an outage: retry_invitation decides). */
+function ledgerOutcome(outcome: Exclude<InviteOutcome, { kind: 'unavailable' }>): {
+  state: LedgerState;
   reason: string | null;
 } {
   switch (outcome.kind) {
@@ -65,12 +83,33 @@ function ledgerOutcome(outcome: InviteOutcome): {
   }
 }
 
-const ANSWER: Record<InviteOutcome['kind'], InvitationAnswer> = {
-  invited: 'invited',
-  already_registered: 'already_registered',
-  rate_limited: 'pending',
+const ANSWER: Record<LedgerState, InvitationAnswer> = {
+  sent: 'invited',
+  accepted: 'already_registered',
+  pending: 'pending',
   failed: 'failed',
 };
+
+type Recorded = { state: LedgerState; reason: string | null; nextAttemptAt?: string | null; retries?: number };
+
+/** Writes the outcome to the ledger: finish_invitation, or retry_invitation for an outage. */
+async function record(
+  options: InvitationOptions,
+  email: string,
+  claimId: string,
+  outcome: InviteOutcome,
+): Promise<Recorded> {
+  if (outcome.kind !== 'unavailable') {
+    const { state, reason } = ledgerOutcome(outcome);
+    await options.store.finishInvitation(email, claimId, state, reason);
+    return { state, reason };
+  }
+  const backoff = options.backoffSeconds ?? INVITATION_BACKOFF_SECONDS;
+  const retry = await options.store.retryInvitation(email, claimId, outcome.reason, backoff);
+  // Null: the claim lapsed (over 10 minutes) and another caller holds it now.
+  if (!retry) return { state: 'pending', reason: outcome.reason };
+  return { state: retry.status, reason: outcome.reason, nextAttemptAt: retry.nextAttemptAt, retries: retry.retries };
+}
 
 /**
  * Sends one claimed invitation and records what became of it. A failure to record the outcome
@@ -78,34 +117,67 @@ const ANSWER: Record<InviteOutcome['kind'], InvitationAnswer> = {
  */
 async function sendClaimed(
   options: InvitationOptions,
+  reportMailPath: () => Promise<void>,
   email: string,
   claimId: string,
   context: Record<string, unknown>,
-): Promise<InviteOutcome> {
+): Promise<{ outcome: InviteOutcome; state: LedgerState }> {
   const { store, log } = options;
+  await reportMailPath();
   let outcome: InviteOutcome;
   try {
     outcome = await store.inviteBuyer(email, options.inviteRedirectTo);
   } catch (err) {
-    outcome = { kind: 'failed', reason: err instanceof Error ? err.message.slice(0, 500) : String(err) };
+    // inviteBuyer answers every refusal; what it throws is a request that got no answer.
+    outcome = { kind: 'unavailable', reason: err instanceof Error ? err.message.slice(0, 500) : String(err) };
   }
-  const { state, reason } = ledgerOutcome(outcome);
+  let recorded: Recorded;
   try {
-    await store.finishInvitation(email, claimId, state, reason);
+    recorded = await record(options, email, claimId, outcome);
   } catch (err) {
-    log({ level: 'error', message: 'invitation outcome not recorded', ...context, state, error: String(err) });
+    recorded = outcome.kind === 'unavailable' ? { state: 'pending', reason: outcome.reason } : ledgerOutcome(outcome);
+    log({
+      level: 'error',
+      message: 'invitation outcome not recorded',
+      ...context,
+      state: recorded.state,
+      error: String(err),
+    });
   }
+  const { state, reason, nextAttemptAt, retries } = recorded;
   log({
-    level: outcome.kind === 'failed' ? 'warn' : 'info',
+    level: state === 'failed' || outcome.kind === 'unavailable' ? 'warn' : 'info',
     message: `invitation ${state}`,
     ...context,
     ...(reason ? { reason } : {}),
+    ...(nextAttemptAt ? { nextAttemptAt } : {}),
+    ...(retries !== undefined ? { retries } : {}),
   });
-  return outcome;
+  return { outcome, state };
+}
+
+/**
+ * Records which way invitations go (the mail API, or Auth's fallback) at most once per
+ * MAIL_PATH_REPORT_EVERY_MS per instance; a failure is logged, never thrown.
+ */
+function mailPathReporter(options: InvitationOptions): () => Promise<void> {
+  const now = options.now ?? (() => new Date());
+  let last = Number.NEGATIVE_INFINITY;
+  return async () => {
+    const at = now().getTime();
+    if (at - last < MAIL_PATH_REPORT_EVERY_MS) return;
+    last = at;
+    try {
+      await options.store.recordMailPath();
+    } catch (err) {
+      options.log({ level: 'warn', message: 'mail path not recorded', error: String(err) });
+    }
+  };
 }
 
 async function inviteOnce(
   options: InvitationOptions,
+  reportMailPath: () => Promise<void>,
   sale: Sale,
   claimed: string | null | undefined,
 ): Promise<InvitationAnswer> {
@@ -113,7 +185,7 @@ async function inviteOnce(
   try {
     const claimId = claimed === undefined ? await options.store.claimInvitation(sale.email) : claimed;
     if (!claimId) return 'already_handled';
-    return ANSWER[(await sendClaimed(options, sale.email, claimId, context)).kind];
+    return ANSWER[(await sendClaimed(options, reportMailPath, sale.email, claimId, context)).state];
   } catch (err) {
     // The claim itself failed (the database): the row the sale queued stays pending, and the
     // scheduled run sends it.
@@ -122,32 +194,46 @@ async function inviteOnce(
   }
 }
 
-async function runSchedule(options: InvitationOptions, req: Request): Promise<Response> {
+async function runSchedule(
+  options: InvitationOptions,
+  reportMailPath: () => Promise<void>,
+  req: Request,
+): Promise<Response> {
   const key = options.scheduleKey;
   if (!key) throw new WebhookError(404, 'not found');
   const bearer = /^Bearer (.+)$/.exec(req.headers.get('authorization') ?? '')?.[1] ?? '';
   if (!sameSecret(bearer, key)) throw new WebhookError(401, 'the scheduled run needs the service-role key');
   await req.body?.cancel();
+  await reportMailPath();
   const due = await options.store.claimDueInvitations(options.scheduleBatch ?? SCHEDULE_BATCH);
   const counts = { sent: 0, accepted: 0, pending: 0, failed: 0 };
-  let budgetSpent: string | null = null;
+  // The e-mail budget is spent or the provider is down: the rest are not tried in this run.
+  let stopped: string | null = null;
   for (const { email, claimId } of due) {
-    if (budgetSpent !== null) {
-      await options.store.finishInvitation(email, claimId, 'pending', budgetSpent);
+    if (stopped !== null) {
+      await options.store.finishInvitation(email, claimId, 'pending', stopped).catch((err: unknown) => {
+        options.log({
+          level: 'error',
+          message: 'invitation outcome not recorded',
+          scheduled: true,
+          error: String(err),
+        });
+      });
       counts.pending++;
       continue;
     }
-    const outcome = await sendClaimed(options, email, claimId, { scheduled: true });
-    counts[ledgerOutcome(outcome).state]++;
-    if (outcome.kind === 'rate_limited') budgetSpent = outcome.reason;
+    const { outcome, state } = await sendClaimed(options, reportMailPath, email, claimId, { scheduled: true });
+    counts[state]++;
+    if (outcome.kind === 'rate_limited' || outcome.kind === 'unavailable') stopped = outcome.reason;
   }
   options.log({ level: 'info', message: 'scheduled invitations', due: due.length, ...counts });
   return json(200, { ok: true, due: due.length, ...counts });
 }
 
 export function createInvitations(options: InvitationOptions): Invitations {
+  const reportMailPath = mailPathReporter(options);
   return {
-    inviteOnce: (sale, claimed) => inviteOnce(options, sale, claimed),
-    runSchedule: (req) => runSchedule(options, req),
+    inviteOnce: (sale, claimed) => inviteOnce(options, reportMailPath, sale, claimed),
+    runSchedule: (req) => runSchedule(options, reportMailPath, req),
   };
 }

@@ -1,13 +1,21 @@
 // The store on Supabase: the service-role RPCs of the purchases ledger (record_catalog_sale and
 // record_catalog_refund, which read the catalog for each event, and the invitation state:
-// claim_invitation, claim_due_invitations, finish_invitation) and Auth's invitation. The client is passed in (index.ts makes it with the
-// service-role key), described here only by the calls this file makes.
+// claim_invitation, claim_due_invitations, finish_invitation, retry_invitation, record_mail_path)
+// and Auth's invitation. The client is passed in (index.ts makes it with the service-role key),
+// described here only by the calls this file makes.
 import { inviteMail, sendMail, type MailApi } from './mail.ts';
 import { isObject } from './payload.ts';
 import { tiers } from '../../../src/content/tiers.ts';
-import type { InviteOutcome, PurchaseStore, RecordPurchaseResult, RecordRefundResult, Tier } from './types.ts';
+import type {
+  InviteOutcome,
+  PurchaseStore,
+  RecordPurchaseResult,
+  RecordRefundResult,
+  RetryResult,
+  Tier,
+} from './types.ts';
 
-type ApiError = { message: string; code?: string; status?: number };
+type ApiError = { message: string; code?: string; status?: number; name?: string };
 
 export type StoreClient = {
   rpc(fn: string, args: Record<string, unknown>): PromiseLike<{ data: unknown; error: ApiError | null }>;
@@ -69,17 +77,47 @@ function alreadyRegistered(error: ApiError): boolean {
   return error.code === 'email_exists' || /already (been )?registered/i.test(error.message);
 }
 
+/**
+ * Auth could not take the request now: a 5xx (its SMTP down, for its own invite), or no answer
+ * (supabase-js's AuthRetryableFetchError, status 0 for a network failure).
+ */
+function authUnavailable(error: ApiError): boolean {
+  return (error.status ?? 0) >= 500 || error.status === 0 || error.name === 'AuthRetryableFetchError';
+}
+
 /** An Auth refusal as an invitation's outcome. */
 function authOutcome(error: ApiError): InviteOutcome {
   if (alreadyRegistered(error)) return { kind: 'already_registered' };
   const reason = `${error.code ?? error.status ?? 'error'}: ${error.message}`.slice(0, 500);
   if (overEmailBudget(error)) return { kind: 'rate_limited', reason };
+  if (authUnavailable(error)) return { kind: 'unavailable', reason };
   return { kind: 'failed', reason };
 }
 
 /**
+ * The mail provider's refusal as an invitation's outcome: its 429 (rate limit or quota) waits
+ * like Auth's; a 5xx or no answer (status 0) is an outage, tried again after a backoff; any other
+ * 4xx (a bad address, a bad key, an unverified sender) would be refused again: failed at once,
+ * with the reason for staff.
+ */
+function mailOutcome(sent: { status: number; name: string; message: string }): InviteOutcome {
+  const reason = `mail API ${sent.status} ${sent.name}: ${sent.message}`.slice(0, 500);
+  if (sent.status === 429) return { kind: 'rate_limited', reason };
+  if (sent.status === 0 || sent.status >= 500) return { kind: 'unavailable', reason };
+  return { kind: 'failed', reason };
+}
+
+function retryResult(data: unknown): RetryResult | null {
+  if (data === null) return null;
+  if (!isObject(data) || (data.status !== 'pending' && data.status !== 'failed') || typeof data.retries !== 'number') {
+    throw new Error(`retry_invitation answered ${JSON.stringify(data)}`);
+  }
+  return { status: data.status, nextAttemptAt: nullableString(data.next_attempt_at), retries: data.retries };
+}
+
+/**
  * The invitation made by Auth without a mail (generateLink spends none of its e-mail budget) and
- * sent through the mail API. The provider's 429 (its rate limit or quota) waits like Auth's.
+ * sent through the mail API (mailOutcome: what the provider's refusals become).
  */
 async function inviteThroughMailApi(
   client: StoreClient,
@@ -98,9 +136,7 @@ async function inviteThroughMailApi(
     otp: properties.email_otp,
   });
   const sent = await sendMail(mail.api, { to: email, ...made }, mail.fetch ? { fetch: mail.fetch } : {});
-  if (sent.ok) return { kind: 'invited' };
-  const reason = `mail API ${sent.status} ${sent.name}: ${sent.message}`.slice(0, 500);
-  return sent.status === 429 ? { kind: 'rate_limited', reason } : { kind: 'failed', reason };
+  return sent.ok ? { kind: 'invited' } : mailOutcome(sent);
 }
 
 /**
@@ -165,10 +201,28 @@ export function createSupabaseStore(client: StoreClient, mail?: InvitationMail):
       if (error) throw new Error(`finish_invitation failed: ${error.message}`);
     },
 
+    async retryInvitation(email, claimId, reason, backoffSeconds) {
+      const { data, error } = await client.rpc('retry_invitation', {
+        p_email: email,
+        p_claim: claimId,
+        p_reason: reason,
+        p_backoff_seconds: backoffSeconds,
+      });
+      if (error) throw new Error(`retry_invitation failed: ${error.message}`);
+      return retryResult(data);
+    },
+
     async inviteBuyer(email, redirectTo) {
       if (mail) return inviteThroughMailApi(client, mail, email, redirectTo);
       const { error } = await client.inviteUserByEmail(email, { redirectTo });
       return error ? authOutcome(error) : { kind: 'invited' };
+    },
+
+    invitesViaAuth: !mail,
+
+    async recordMailPath() {
+      const { error } = await client.rpc('record_mail_path', { p_via_auth: !mail });
+      if (error) throw new Error(`record_mail_path failed: ${error.message}`);
     },
   };
 }

@@ -1,6 +1,7 @@
 // Test support (never imported by index.ts, so never deployed): signed requests as Shopify and
 // Stripe send them (signed by signing.ts, which the function verifies with), and an in-memory
-// store that keeps the contract's de-duplication by event id.
+// store that keeps the contract's de-duplication by event id and the invitation ledger's rules
+// (claims, the backoff after a mail outage) on a clock the test moves.
 import {
   SHOPIFY_SIGNATURE_HEADER,
   shopifySignatureHeader,
@@ -17,6 +18,7 @@ import type {
   RecordPurchaseResult,
   RecordRefundResult,
   Refund,
+  RetryResult,
   Sale,
   Tier,
 } from './types.ts';
@@ -100,9 +102,29 @@ type Call =
   | { kind: 'purchase'; sale: Sale }
   | { kind: 'refund'; refund: Refund }
   | { kind: 'invite'; email: string; redirectTo: string }
-  | { kind: 'finish'; email: string; outcome: InvitationOutcome; reason: string | null };
+  | { kind: 'finish'; email: string; outcome: InvitationOutcome; reason: string | null }
+  | { kind: 'retry'; email: string; reason: string; backoffSeconds: readonly number[] }
+  | { kind: 'mail_path'; viaAuth: boolean };
 
-type Invitation = { status: 'pending' | 'sending' | InvitationOutcome; claimId: string | null; attempts: number };
+export type Invitation = {
+  status: 'pending' | 'sending' | InvitationOutcome;
+  claimId: string | null;
+  attempts: number;
+  /** Outages in a row (buyer_invitations.retries). */
+  retries: number;
+  /** Epoch ms before which a pending invitation is not claimed; null: due now. */
+  nextAttemptAt: number | null;
+  lastError: string | null;
+};
+
+const queued = (): Invitation => ({
+  status: 'pending',
+  claimId: null,
+  attempts: 0,
+  retries: 0,
+  nextAttemptAt: null,
+  lastError: null,
+});
 
 /**
  * The seeded catalog's provider ids (supabase/seed.sql): each tier's Shopify product and Stripe
@@ -144,6 +166,10 @@ export class MemoryStore implements PurchaseStore {
   inviteAnswer: InviteOutcome | Error = { kind: 'invited' };
   /** The ledger's invitation rows, with claim_invitation's rule (minus the expiry of a sent one). */
   invitations = new Map<string, Invitation>();
+  /** The database's clock (now()), epoch ms: the test moves it. */
+  now = Date.parse('2026-11-23T12:00:00Z');
+  /** False: invitations go through the mail API; true: through Auth's own invite. */
+  invitesViaAuth = false;
 
   async recordPurchase(sale: Sale): Promise<RecordPurchaseResult> {
     this.calls.push({ kind: 'purchase', sale });
@@ -155,7 +181,7 @@ export class MemoryStore implements PurchaseStore {
     const account = this.accounts.get(sale.email) ?? 'none';
     // As the purchases trigger does: a sale without a confirmed account queues the invitation.
     if (!duplicate && account !== 'confirmed' && !this.invitations.has(sale.email)) {
-      this.invitations.set(sale.email, { status: 'pending', claimId: null, attempts: 0 });
+      this.invitations.set(sale.email, queued());
     }
     const purchaseId = duplicate ? null : crypto.randomUUID();
     return { duplicate, unmatched: false, tier, purchaseId, userId: null, account };
@@ -172,28 +198,80 @@ export class MemoryStore implements PurchaseStore {
     return { duplicate, found: true, userId: null, ignored: false, unmatched: false };
   }
 
-  async claimInvitation(email: string): Promise<string | null> {
-    if (this.accounts.get(email) === 'confirmed') return null;
-    const row = this.invitations.get(email) ?? { status: 'pending', claimId: null, attempts: 0 };
-    if (row.status !== 'pending' && row.status !== 'failed') return null;
+  /** claim_due_invitations' rule for a pending row: never tried since queued, or its wait is over. */
+  private due(row: Invitation): boolean {
+    return (
+      row.status === 'pending' && (row.attempts === 0 || row.nextAttemptAt === null || row.nextAttemptAt <= this.now)
+    );
+  }
+
+  /** A claimed row, as the claims write it: a new series of tries unless it is one in progress. */
+  private claim(email: string, row: Invitation): string {
     const claimId = crypto.randomUUID();
-    this.invitations.set(email, { status: 'sending', claimId, attempts: row.attempts + 1 });
+    const series = row.status === 'pending' && row.attempts > 0;
+    this.invitations.set(email, {
+      ...row,
+      status: 'sending',
+      claimId,
+      attempts: row.attempts + 1,
+      retries: series ? row.retries : 0,
+      nextAttemptAt: null,
+    });
     return claimId;
   }
 
+  async claimInvitation(email: string): Promise<string | null> {
+    if (this.accounts.get(email) === 'confirmed') return null;
+    const row = this.invitations.get(email) ?? queued();
+    if (!this.due(row) && row.status !== 'failed' && row.status !== 'accepted') return null;
+    return this.claim(email, row);
+  }
+
   async claimDueInvitations(limit: number): Promise<{ email: string; claimId: string }[]> {
-    const due = [...this.invitations].filter(([, r]) => r.status === 'pending' || r.status === 'failed');
-    return due.slice(0, limit).map(([email, row]) => {
-      const claimId = crypto.randomUUID();
-      this.invitations.set(email, { status: 'sending', claimId, attempts: row.attempts + 1 });
-      return { email, claimId };
-    });
+    const due = [...this.invitations].filter(([, r]) => this.due(r));
+    return due.slice(0, limit).map(([email, row]) => ({ email, claimId: this.claim(email, row) }));
   }
 
   async finishInvitation(email: string, claimId: string, outcome: InvitationOutcome, reason: string | null) {
     this.calls.push({ kind: 'finish', email, outcome, reason });
     const row = this.invitations.get(email);
-    if (row?.claimId === claimId) this.invitations.set(email, { ...row, status: outcome, claimId: null });
+    if (row?.claimId !== claimId || row.status !== 'sending') return;
+    this.invitations.set(email, {
+      ...row,
+      status: outcome,
+      claimId: null,
+      retries: outcome === 'sent' || outcome === 'accepted' ? 0 : row.retries,
+      nextAttemptAt: null,
+      lastError: outcome === 'pending' || outcome === 'failed' ? reason : null,
+    });
+  }
+
+  /** retry_invitation's rule: the next step of the backoff, or failed past the last. */
+  async retryInvitation(
+    email: string,
+    claimId: string,
+    reason: string,
+    backoffSeconds: readonly number[],
+  ): Promise<RetryResult | null> {
+    this.calls.push({ kind: 'retry', email, reason, backoffSeconds });
+    const row = this.invitations.get(email);
+    if (row?.claimId !== claimId || row.status !== 'sending') return null;
+    const retries = row.retries + 1;
+    const wait = backoffSeconds[retries - 1];
+    const nextAttemptAt = wait === undefined ? null : this.now + wait * 1000;
+    const status = wait === undefined ? 'failed' : 'pending';
+    this.invitations.set(email, { ...row, status, claimId: null, retries, nextAttemptAt, lastError: reason });
+    return { status, nextAttemptAt: nextAttemptAt === null ? null : new Date(nextAttemptAt).toISOString(), retries };
+  }
+
+  /** staff_resend_invitation: pending, due now, a new series. */
+  resend(email: string) {
+    const row = this.invitations.get(email);
+    if (row) this.invitations.set(email, { ...row, ...queued() });
+  }
+
+  async recordMailPath() {
+    this.calls.push({ kind: 'mail_path', viaAuth: this.invitesViaAuth });
   }
 
   async inviteBuyer(email: string, redirectTo: string): Promise<InviteOutcome> {

@@ -102,17 +102,23 @@ export type RecordRefundResult = {
 
 /**
  * What became of one invitation: sent; the address has a confirmed account already; the
- * project's hourly e-mail budget is spent (GoTrue 429 over_email_send_rate_limit: it goes later);
- * or refused for another reason (kept, with the reason, for staff and the next run).
+ * project's hourly e-mail budget or the mail provider's quota is spent (a 429: it goes at the
+ * next scheduled run); the mail provider or Auth could not take it now (a 5xx, or no answer: it
+ * is tried again after a backoff); or refused for another reason (a 4xx: a bad address, a bad
+ * key; kept, with the reason, for staff).
  */
 export type InviteOutcome =
   | { kind: 'invited' }
   | { kind: 'already_registered' }
   | { kind: 'rate_limited'; reason: string }
+  | { kind: 'unavailable'; reason: string }
   | { kind: 'failed'; reason: string };
 
 /** The ledger's state of an invitation once a caller is done with it. */
 export type InvitationOutcome = 'sent' | 'pending' | 'failed' | 'accepted';
+
+/** What public.retry_invitation made of a mail outage: wait (until when), or failed for good. */
+export type RetryResult = { status: 'pending' | 'failed'; nextAttemptAt: string | null; retries: number };
 
 /** What the handler needs from the database and from Supabase Auth. */
 export interface PurchaseStore {
@@ -128,6 +134,21 @@ export interface PurchaseStore {
   claimDueInvitations(limit: number): Promise<{ email: string; claimId: string }[]>;
   /** Records what became of a claimed invitation (public.finish_invitation). */
   finishInvitation(email: string, claimId: string, outcome: InvitationOutcome, reason: string | null): Promise<void>;
+  /**
+   * Records a mail outage met by a claimed invitation (public.retry_invitation): pending until
+   * the backoff's next step has passed (`backoffSeconds[retries - 1]`), or failed after the last.
+   * Null when the caller no longer holds the claim.
+   */
+  retryInvitation(
+    email: string,
+    claimId: string,
+    reason: string,
+    backoffSeconds: readonly number[],
+  ): Promise<RetryResult | null>;
   /** Asks Auth to invite the buyer; never throws for Auth's own refusals (see InviteOutcome). */
   inviteBuyer(email: string, redirectTo: string): Promise<InviteOutcome>;
+  /** True when inviteBuyer goes through Auth's own invite (no mail API): its hourly budget. */
+  readonly invitesViaAuth: boolean;
+  /** Records which way invitations go (public.record_mail_path), for the staff dashboard. */
+  recordMailPath(): Promise<void>;
 }
