@@ -24,7 +24,8 @@ import {
   type XrefForm,
 } from '../download/book-fixtures';
 import { liberationSans, pdfJsFacts, secondReaderCheck, upright, xrefProblems } from '../download/test-support';
-import { PdfProblem, checkPdf, stampUpdate, type PdfProblemReason } from './pdf-update';
+import { StandardFonts, PDFDocument } from 'pdf-lib';
+import { PdfProblem, checkPdf, helveticaWidth, stampUpdate, winAnsiBytes, type PdfProblemReason } from './pdf-update';
 
 const font = liberationSans();
 const inflate = unzlibSync;
@@ -270,14 +271,17 @@ describe('stampUpdate: each cross-reference form', () => {
   it.each([
     ['a line end', '\r\n'],
     ['NULs of a transfer', '\n\0\0\0\0\0\0\0\0'],
-  ])('bytes after the end-of-file marker (%s): the update still chains to the last section', async (_name, afterEof) => {
-    for (const xref of ['table', 'stream'] as XrefForm[]) {
-      const clean = makeBook(small({ xref }));
-      const original = makeBook(small({ xref, afterEof }));
-      const copy = await stampAndCheck(original);
-      expect(section(copy, startxref(copy)).prev).toBe(startxref(clean));
-    }
-  });
+  ])(
+    'bytes after the end-of-file marker (%s): the update still chains to the last section',
+    async (_name, afterEof) => {
+      for (const xref of ['table', 'stream'] as XrefForm[]) {
+        const clean = makeBook(small({ xref }));
+        const original = makeBook(small({ xref, afterEof }));
+        const copy = await stampAndCheck(original);
+        expect(section(copy, startxref(copy)).prev).toBe(startxref(clean));
+      }
+    },
+  );
 
   it('stamps its own output again: two updates, both chained', async () => {
     for (const xref of ['table', 'stream'] as XrefForm[]) {
@@ -372,6 +376,14 @@ describe('stampUpdate: page 1 as the page tree gives it', () => {
 });
 
 describe('the address', () => {
+  it("measures it with Helvetica's own widths (pdf-lib's metrics as the reference)", async () => {
+    const helvetica = await (await PDFDocument.create()).embedFont(StandardFonts.Helvetica);
+    const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
+    for (const ch of printable) {
+      expect(helveticaWidth(winAnsiBytes(ch)), ch).toBeCloseTo(helvetica.widthOfTextAtSize(ch, 1), 6);
+    }
+  });
+
   it('keeps Latin-1 letters and shows others as "?"', async () => {
     const original = makeBook(small({ xref: 'stream' }));
     const latin = 'Licensed to zoë.müller@example.com on 2026-11-26';
