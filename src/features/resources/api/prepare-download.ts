@@ -1,17 +1,9 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { parseEnv } from '@/config/env';
 import { supabase } from '@/lib/supabase';
+import { DownloadRefused } from '../lib/download-refused';
 
-/** A download the function refused, with its words for the member. */
-export class DownloadRefused extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
+export { DownloadRefused };
 
 /**
  * The download function's address for a file of the resources bucket: the link's href. A click

@@ -11,6 +11,7 @@ import { tierLabel, type Tier } from '@/content/tiers';
 import { PurchaseLink } from '@/features/purchase';
 import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/error-message';
+import { cannotPrepare } from '../lib/download-refused';
 import { fileDetails, type CardView, type FilesState, type ResourceFile } from '../lib/resource-files';
 
 /**
@@ -164,7 +165,9 @@ function RefreshFailed({ files }: { files: Extract<FilesState, { status: 'ready'
  * One real link per file, to the download function. A click asks the function with the
  * member's session (a plain navigation would carry none): it checks the tier, stamps the
  * member's copy, logs the download and answers with a short-lived link, which is followed.
- * Stamping a large book the first time takes a moment, so the page says so meanwhile.
+ * Stamping a large book the first time takes a moment, so the page says so meanwhile. A
+ * refusal is said (a toast) and nothing more is asked; one for a file that cannot be prepared
+ * also stays under the file.
  */
 function DownloadList({
   files,
@@ -174,6 +177,8 @@ function DownloadList({
   onFollowDownload: (url: string) => void;
 }) {
   const [preparing, setPreparing] = useState<ResourceFile | null>(null);
+  const [unavailable, setUnavailable] = useState<Partial<Record<string, string>>>({});
+  const listId = useId();
 
   function handleClick(event: MouseEvent<HTMLAnchorElement>, file: ResourceFile) {
     event.preventDefault();
@@ -181,17 +186,27 @@ function DownloadList({
     setPreparing(file);
     files
       .prepare(file.name)
-      .then(onFollowDownload, (error: unknown) => {
-        toast.error('Download failed', { description: errorMessage(error) });
-      })
+      .then(
+        (url) => {
+          setUnavailable(({ [file.name]: _, ...rest }) => rest);
+          onFollowDownload(url);
+        },
+        (error: unknown) => {
+          toast.error('Download failed', { description: errorMessage(error) });
+          const words = cannotPrepare(error);
+          if (words) setUnavailable((shown) => ({ ...shown, [file.name]: words }));
+        },
+      )
       .finally(() => setPreparing(null));
   }
 
   return (
     <>
       <ul className="flex flex-col gap-2">
-        {files.files.map((file) => {
+        {files.files.map((file, index) => {
           const details = fileDetails(file);
+          const refused = unavailable[file.name];
+          const refusedId = `${listId}-${index}-refused`;
           return (
             <li key={file.name}>
               <a
@@ -200,6 +215,7 @@ function DownloadList({
                 rel="noopener noreferrer"
                 download={file.name}
                 aria-label={`Download ${file.title} (${details})`}
+                aria-describedby={refused ? refusedId : undefined}
                 aria-busy={preparing?.name === file.name || undefined}
                 onClick={(event) => handleClick(event, file)}
                 className="border-navy-100 text-navy-900 hover:bg-navy-50 focus-visible:outline-gold-500 flex items-start gap-3 rounded-lg border bg-white px-3 py-2 focus-visible:outline-2 focus-visible:outline-offset-2"
@@ -216,6 +232,11 @@ function DownloadList({
                   <span className="text-navy-700 text-sm">{details}</span>
                 </span>
               </a>
+              {refused && (
+                <p id={refusedId} className="mt-1 text-sm text-red-800">
+                  {refused}
+                </p>
+              )}
             </li>
           );
         })}

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { resourceCards } from '@/content/resources';
 import type { Tier } from '@/content/tiers';
+import { DownloadRefused } from '../lib/download-refused';
 import { describeFile, type FilesState } from '../lib/resource-files';
 import { ResourcesView, type ResourcesViewProps, type TierState } from './resources-view';
 
@@ -381,6 +382,28 @@ describe('ResourcesView', () => {
       reset();
       await waitFor(() => expect(link).not.toHaveAttribute('aria-busy'));
       await user.click(link);
+      expect(asked).toEqual(['yes-you-can.pdf', 'yes-you-can.pdf']);
+    });
+
+    it('says a file that cannot be prepared is known to the team, keeps it by the file, and asks nothing more', async () => {
+      const { user, link, asked, followed, pending, reset } = setupLink();
+      const words = "This file can't be prepared. We've told the team.";
+      await user.click(link);
+      pending().reject(new DownloadRefused(words, 'cannot_prepare', 422));
+      expect(await screen.findByText('Download failed')).toBeInTheDocument();
+      await waitFor(() => expect(link).not.toHaveAttribute('aria-busy'));
+      expect(link).toHaveAccessibleDescription(words);
+      expect(within(card('Yes, You Can! eBook')).getByText(words)).toBeInTheDocument();
+      expect(within(card('Yes, You Can! eBook')).getByRole('status')).toHaveTextContent('');
+      expect(asked).toEqual(['yes-you-can.pdf']);
+      expect(followed).toEqual([]);
+
+      // Staff replaced the file: the member's next click gets it, and the note goes.
+      reset();
+      await user.click(link);
+      pending().resolve('https://project.test/storage/v1/object/sign/stamped-downloads/copy.pdf?token=t');
+      await waitFor(() => expect(followed).toHaveLength(1));
+      expect(link).not.toHaveAccessibleDescription();
       expect(asked).toEqual(['yes-you-can.pdf', 'yes-you-can.pdf']);
     });
   });
