@@ -9,6 +9,10 @@
 // (1 to 256 characters, 400 invalid_idempotency_key) sent again with the same body answers the
 // first id without sending again (another body: 409 invalid_idempotent_request). What it accepts
 // lands in the same local inbox as the auth e-mails (GET /inbox).
+//
+// A control for tests, the stand-in's own (the provider has none): `POST /mail/outage` with the
+// key and `{ "requests": N }` makes the next N calls of `POST /emails` answer 503, as a provider
+// in an outage does, before anything is checked or sent (`{ "requests": 0 }` ends it early).
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { htmlToText } from '../mail-templates.mjs';
@@ -98,6 +102,33 @@ function codeAndLink(html) {
 }
 
 /**
+ * A request's JSON body, refused as the provider refuses it.
+ * @param {import('hono').Context} c
+ */
+const readJson = (c) =>
+  jsonReader(nodeRequest(c), {
+    tooLarge: () => mailError(413, 'validation_error', 'The request body is too large.'),
+    bad: () => mailError(400, 'validation_error', 'The request body is not valid JSON.'),
+  })();
+
+/** The provider's answer during an outage. */
+const OUTAGE = () => mailError(503, 'service_unavailable', 'The service is temporarily unavailable. Try again later.');
+
+/** The most requests one outage may cover. */
+export const MAX_OUTAGE_REQUESTS = 1000;
+
+/**
+ * `POST /outage`'s body: how many of the next requests fail.
+ * @param {unknown} body
+ */
+function outageRequests(body) {
+  const n = body && typeof body === 'object' ? /** @type {Record<string, unknown>} */ (body).requests : undefined;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_OUTAGE_REQUESTS)
+    throw mailError(422, 'validation_error', `\`requests\` must be a whole number from 0 to ${MAX_OUTAGE_REQUESTS}.`);
+  return n;
+}
+
+/**
  * @param {{ key: string, deliver: (mail: { to: string, subject: string, body: string, link: string, otp: string }) => Promise<void>,
  *   dailyQuota?: number }} options
  *   key: the API key callers must hold; deliver: puts one mail in the local inbox;
@@ -107,16 +138,25 @@ export function mailApiRoutes({ key, deliver, dailyQuota = Number.POSITIVE_INFIN
   /** @type {Map<string, { payload: string, id: string }>} */
   const idempotent = new Map();
   let sent = 0;
+  /** Requests of POST /emails still to answer 503 (POST /outage). */
+  let outage = 0;
   const app = new Hono();
+  app.post('/outage', async (c) => {
+    checkKey(c.req.header('authorization'), key);
+    const body = await readJson(c);
+    outage = outageRequests(body);
+    return c.json({ requests: outage });
+  });
   app.post('/emails', async (c) => {
+    if (outage > 0) {
+      outage -= 1;
+      throw OUTAGE();
+    }
     checkKey(c.req.header('authorization'), key);
     const idemKey = c.req.header('idempotency-key');
     if (idemKey !== undefined && (idemKey.length < 1 || idemKey.length > 256))
       throw mailError(400, 'invalid_idempotency_key', 'The key must be between 1-256 chars.');
-    const body = await jsonReader(nodeRequest(c), {
-      tooLarge: () => mailError(413, 'validation_error', 'The request body is too large.'),
-      bad: () => mailError(400, 'validation_error', 'The request body is not valid JSON.'),
-    })();
+    const body = await readJson(c);
     const mail = validateEmail(body);
     const payload = JSON.stringify(body);
     const seen = idemKey ? idempotent.get(idemKey) : undefined;
