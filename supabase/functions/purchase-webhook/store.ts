@@ -139,41 +139,11 @@ async function inviteThroughMailApi(
   return sent.ok ? { kind: 'invited' } : mailOutcome(sent);
 }
 
-/**
- * `mail`: send invitations through the transactional mail API; without it, Auth's own invite
- * sends them (and they share its hourly e-mail budget).
- */
-export function createSupabaseStore(client: StoreClient, mail?: InvitationMail): PurchaseStore {
+/** The invitation's state in the ledger: its claims, its outcome, the backoff after an outage. */
+function invitationLedger(
+  client: StoreClient,
+): Pick<PurchaseStore, 'claimInvitation' | 'claimDueInvitations' | 'finishInvitation' | 'retryInvitation'> {
   return {
-    async recordPurchase(sale) {
-      // record_catalog_sale: the catalog matched now, then record_sale (the purchase and the
-      // invitation claimed in the same call), or the sale kept as unmatched.
-      const { data, error } = await client.rpc('record_catalog_sale', {
-        p_provider: sale.provider,
-        p_event_id: sale.eventId,
-        p_order_id: sale.orderId,
-        p_email: sale.email,
-        p_lines: sale.lines,
-        p_amount_cents: sale.amountCents,
-        p_currency: sale.currency,
-        p_occurred_at: sale.occurredAt,
-      });
-      if (error) throw new Error(`record_catalog_sale failed: ${error.message}`);
-      return purchaseResult(data);
-    },
-
-    async recordRefund(refund) {
-      const { data, error } = await client.rpc('record_catalog_refund', {
-        p_provider: refund.provider,
-        p_event_id: refund.eventId,
-        p_order_id: refund.orderId,
-        p_occurred_at: refund.occurredAt,
-        p_lines: refund.lines,
-      });
-      if (error) throw new Error(`record_catalog_refund failed: ${error.message}`);
-      return refundResult(data);
-    },
-
     async claimInvitation(email) {
       const { data, error } = await client.rpc('claim_invitation', { p_email: email });
       if (error) throw new Error(`claim_invitation failed: ${error.message}`);
@@ -211,6 +181,45 @@ export function createSupabaseStore(client: StoreClient, mail?: InvitationMail):
       if (error) throw new Error(`retry_invitation failed: ${error.message}`);
       return retryResult(data);
     },
+  };
+}
+
+/**
+ * `mail`: send invitations through the transactional mail API; without it, Auth's own invite
+ * sends them (and they share its hourly e-mail budget).
+ */
+export function createSupabaseStore(client: StoreClient, mail?: InvitationMail): PurchaseStore {
+  return {
+    async recordPurchase(sale) {
+      // record_catalog_sale: the catalog matched now, then record_sale (the purchase and the
+      // invitation claimed in the same call), or the sale kept as unmatched.
+      const { data, error } = await client.rpc('record_catalog_sale', {
+        p_provider: sale.provider,
+        p_event_id: sale.eventId,
+        p_order_id: sale.orderId,
+        p_email: sale.email,
+        p_lines: sale.lines,
+        p_amount_cents: sale.amountCents,
+        p_currency: sale.currency,
+        p_occurred_at: sale.occurredAt,
+      });
+      if (error) throw new Error(`record_catalog_sale failed: ${error.message}`);
+      return purchaseResult(data);
+    },
+
+    async recordRefund(refund) {
+      const { data, error } = await client.rpc('record_catalog_refund', {
+        p_provider: refund.provider,
+        p_event_id: refund.eventId,
+        p_order_id: refund.orderId,
+        p_occurred_at: refund.occurredAt,
+        p_lines: refund.lines,
+      });
+      if (error) throw new Error(`record_catalog_refund failed: ${error.message}`);
+      return refundResult(data);
+    },
+
+    ...invitationLedger(client),
 
     async inviteBuyer(email, redirectTo) {
       if (mail) return inviteThroughMailApi(client, mail, email, redirectTo);
