@@ -40,26 +40,93 @@ function paginationParam(url, name, fallback) {
 }
 
 /**
- * GET /admin/users?page&per_page: the users, oldest first, and X-Total-Count.
+ * The direction of `created_at` the list is sorted in (internal/api/sorting.go sort, called by
+ * admin.go adminUsers with created_at the one field allowed): newest first unless a `sort`
+ * parameter says `created_at asc`; any other field or direction is 400 "Bad Sort Parameters".
+ * @param {URL} url
+ * @returns {'asc' | 'desc'}
+ */
+function sortDirection(url) {
+  /** @type {Array<'asc' | 'desc'>} */
+  const dirs = url.searchParams.getAll('sort').map((value) => {
+    const space = value.indexOf(' ');
+    const field = space < 0 ? value : value.slice(0, space);
+    const dir = space < 0 ? 'desc' : value.slice(space + 1);
+    const bad = (/** @type {string} */ why) => authError(400, 'validation_failed', `Bad Sort Parameters: ${why}`);
+    if (field !== 'created_at') throw bad(`bad field for sort '${field}'`);
+    if (!/^(asc|desc)$/i.test(dir)) throw bad(`bad direction for sort '${dir}', only 'asc' and 'desc' allowed`);
+    return /** @type {'asc' | 'desc'} */ (dir.toLowerCase());
+  });
+  return dirs[0] ?? 'desc';
+}
+
+/**
+ * Go's url.QueryEscape: only letters, digits and `-_.~` stay as they are, a space is `+`.
+ * @param {string} s
+ */
+const goQueryEscape = (s) =>
+  encodeURIComponent(s)
+    .replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+
+/**
+ * The admin list's own address with `page` set, as GoTrue writes it: the path GoTrue serves (the
+ * gateway takes /auth/v1 off), the query re-encoded by Go's url.Values.Encode (keys sorted).
+ * @param {URL} url
+ * @param {number} page
+ */
+function pageUrl(url, page) {
+  const query = new URLSearchParams(url.searchParams);
+  query.set('page', String(page));
+  const keys = [...new Set(query.keys())].sort();
+  const pairs = keys.flatMap((k) => query.getAll(k).map((v) => `${goQueryEscape(k)}=${goQueryEscape(v)}`));
+  return `/admin/users?${pairs.join('&')}`;
+}
+
+/**
+ * GoTrue's paging headers (internal/api/pagination.go addPaginationHeaders): `Link` with the
+ * next page (when there is one) and the last, and `X-Total-Count`.
+ * @param {URL} url
+ * @param {number} page  the page asked for
+ * @param {number} perPage
+ * @param {number} total
+ */
+function paginationHeaders(url, page, perPage, total) {
+  const totalPages = Math.ceil(total / perPage);
+  const next = totalPages > page ? `<${pageUrl(url, page + 1)}>; rel="next", ` : '';
+  return { Link: `${next}<${pageUrl(url, totalPages)}>; rel="last"`, 'X-Total-Count': String(total) };
+}
+
+/**
+ * GET /admin/users?page&per_page&sort&filter (internal/api/admin.go adminUsers, models.FindUsersInAudience):
+ * newest first by default, `filter` matching the e-mail (LIKE) or user_metadata.full_name (ILIKE),
+ * with GoTrue's Link and X-Total-Count headers.
  * @param {AuthContext} ctx
  * @param {URL} url
  */
 export async function adminList(ctx, url) {
-  const page = Math.max(1, paginationParam(url, 'page', 1));
+  const dir = sortDirection(url);
+  const asked = paginationParam(url, 'page', 1);
+  const page = Math.max(1, asked);
   const perPage = Math.min(1000, Math.max(1, paginationParam(url, 'per_page', 50)));
   // Beyond this the offset is no longer an exact number (nor a bigint for Postgres).
   if ((page - 1) * perPage > Number.MAX_SAFE_INTEGER)
     throw authError(400, 'validation_failed', 'Bad Pagination Parameters: page is out of range');
+  const filter = url.searchParams.get('filter') ?? '';
+  const params = filter ? [`%${filter}%`] : [];
+  const where = filter ? `where (u.email like $1 or u.raw_user_meta_data->>'full_name' ilike $1)` : '';
+  const n = params.length;
   /** @type {import('@electric-sql/pglite').Results<{ n: number }>} */
-  const count = await ctx.db.query(`select count(*)::int as n from auth.users`);
+  const count = await ctx.db.query(`select count(*)::int as n from auth.users u ${where}`, params);
   /** @type {import('@electric-sql/pglite').Results<import('./context.mjs').UserRow>} */
-  const rows = await ctx.db.query(`${USER_SQL} order by u.created_at, u.id limit $1 offset $2`, [
-    perPage,
-    (page - 1) * perPage,
-  ]);
+  const rows = await ctx.db.query(
+    `${USER_SQL} ${where} order by u.created_at ${dir}, u.id ${dir} limit $${n + 1} offset $${n + 2}`,
+    [...params, perPage, (page - 1) * perPage],
+  );
+  const total = count.rows[0]?.n ?? 0;
   return {
     body: { users: rows.rows.map(userJson), aud: 'authenticated' },
-    headers: { 'X-Total-Count': String(count.rows[0]?.n ?? 0) },
+    headers: paginationHeaders(url, asked, perPage, total),
   };
 }
 

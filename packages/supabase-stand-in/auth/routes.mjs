@@ -8,7 +8,7 @@ import { AUTH_HEADERS, asAuthError, authError, authErrorBody, refuseNulBody, ref
 import { generateLink } from './generate-link.mjs';
 import { invite } from './invite.mjs';
 import { recover } from './recover.mjs';
-import { requireAdmin } from './sessions.mjs';
+import { currentUser, requireAdmin } from './sessions.mjs';
 import { health, settings } from './settings.mjs';
 import { resend, signup } from './signup.mjs';
 import { token } from './token.mjs';
@@ -113,9 +113,12 @@ function userRoutes(app, ctx) {
     '/user',
     getOnly(async (c) => ok(await getUser(ctx, tokenOf(c)))),
   );
+  // internal/api/api.go: /user is behind requireAuthentication, and PUT's limiter comes after it,
+  // so a request without a valid session is 401/403 every time and spends nothing.
   app.put('/user', async (c) => {
+    const caller = await currentUser(ctx, tokenOf(c));
     spend(ctx, c, 'user');
-    return ok(await updateUser(ctx, tokenOf(c), await body(c), query(c, 'redirect_to')));
+    return ok(await updateUser(ctx, caller, await body(c), query(c, 'redirect_to')));
   });
   app.post('/logout', async (c) => {
     await logout(ctx, tokenOf(c), query(c, 'scope') ?? 'global');

@@ -8,6 +8,9 @@ import { findUser, isBanned } from './users.mjs';
 
 /** @typedef {import('./context.mjs').AuthContext} AuthContext */
 
+/** The grant types GoTrue's Token handler knows besides password and refresh_token (token.go). */
+const KNOWN_GRANTS = new Set(['id_token', 'pkce', 'web3']);
+
 /**
  * POST /token: the grant names which.
  * @param {AuthContext} ctx
@@ -17,7 +20,10 @@ import { findUser, isBanned } from './users.mjs';
 export async function token(ctx, grant, body) {
   if (grant === 'password') return passwordGrant(ctx, await body());
   if (grant === 'refresh_token') return refreshGrant(ctx, await body());
-  throw authError(400, 'validation_failed', 'unsupported_grant_type');
+  // Grants GoTrue has but the stand-in does not serve (README, "Not supported").
+  if (KNOWN_GRANTS.has(grant ?? '')) throw authError(400, 'validation_failed', 'unsupported_grant_type');
+  // internal/api/token.go Token, its default case: any other grant_type.
+  throw authError(400, 'invalid_credentials', 'unsupported_grant_type');
 }
 
 /**

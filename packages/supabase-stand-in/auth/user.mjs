@@ -63,16 +63,17 @@ async function newEmailOf(ctx, user, raw) {
 }
 
 /**
- * PUT /user (UserUpdate). A password (checkNewPassword): saving it ends the user's other
- * sessions. An e-mail: nothing changes until the links are followed (sendEmailChange), in either
- * posture. `data` merges into user_metadata.
+ * PUT /user (UserUpdate), for the caller requireAuthentication found (sessions.mjs currentUser,
+ * which the route runs before the rate limiter, as GoTrue's api.go does). A password
+ * (checkNewPassword): saving it ends the user's other sessions. An e-mail: nothing changes until
+ * the links are followed (sendEmailChange), in either posture. `data` merges into user_metadata.
  * @param {AuthContext} ctx
- * @param {string | null} token
+ * @param {Awaited<ReturnType<typeof currentUser>>} caller
  * @param {unknown} body
  * @param {string | null} redirectTo
  */
-export async function updateUser(ctx, token, body, redirectTo) {
-  const { user, session } = await currentUser(ctx, token);
+export async function updateUser(ctx, caller, body, redirectTo) {
+  const { user, session } = caller;
   const b = fieldsOf(body);
   const newEmail = await newEmailOf(ctx, user, b.email);
   const password = b.password === undefined || b.password === null ? null : validatePassword(b.password);
