@@ -5,7 +5,7 @@
 // (supabase/storage src/storage/database/knex.ts for the caller's transaction and
 // src/storage/object.ts for testPermission).
 import { isBadInputPgError, isPgError } from '../pg-errors.mjs';
-import { storageError } from './errors.mjs';
+import { noSuchBucket, storageError } from './errors.mjs';
 import { validateBucket } from './names.mjs';
 
 /** @typedef {import('@electric-sql/pglite').PGlite} Db */
@@ -75,22 +75,23 @@ export async function bucketOr404(ctx, id) {
     [id],
   );
   const row = /** @type {BucketRow | undefined} */ (r.rows[0]);
-  if (!row) throw storageError(404, 'Bucket not found', 'Bucket not found');
+  if (!row) throw noSuchBucket();
   return row;
 }
 
 /**
- * A Postgres error raised as the caller, in storage-api's words.
+ * A Postgres error raised as the caller, in storage-api's words (src/storage/database/errors.ts
+ * DBError.fromDBError: 42501 AccessDenied, 23505 ResourceAlreadyExists, else DatabaseError).
  * @param {import('../pg-errors.mjs').PgError} err
  */
 function callerPgError(err) {
   if (err.code === '42501')
     return storageError(
       403,
-      'Unauthorized',
+      'AccessDenied',
       err.message.includes('row-level security') ? 'new row violates row-level security policy' : err.message,
     );
-  if (err.code === '23505') return storageError(409, 'Duplicate', 'The resource already exists');
+  if (err.code === '23505') return storageError(409, 'ResourceAlreadyExists', 'The resource already exists');
   if (isBadInputPgError(err) || err.code?.startsWith('23')) return storageError(400, 'InvalidRequest', err.message);
   return storageError(500, 'DatabaseError', err.message);
 }

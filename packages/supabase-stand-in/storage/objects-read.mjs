@@ -7,9 +7,9 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { attachmentDisposition, headerValueOrNull } from '../http.mjs';
-import { JwtError, verifyJwt } from '../keys.mjs';
+import { verifyJwt } from '../keys.mjs';
 import { asCaller, bucketOr404, OPERATIONS } from './context.mjs';
-import { notFound, storageError } from './errors.mjs';
+import { joseMessage, notFound, storageError } from './errors.mjs';
 import { objectFile, validateKey } from './names.mjs';
 import { parseRange } from './range.mjs';
 
@@ -55,10 +55,32 @@ async function rowOr404(ctx, bucketId, name) {
 }
 
 /**
- * @typedef {{ expires?: string, range?: string | null }} DownloadOptions `expires`: a signed URL's
+ * @typedef {{ expires?: string, range?: string | null, ifNoneMatch?: string | null,
+ *   ifModifiedSince?: string | null }} DownloadOptions `expires`: a signed URL's
  * expiry, sent as `Expires` instead of the object's `Cache-Control` (hosted Storage's signed route
- * renders with `expires`, src/http/routes/object/getSignedObject.ts); `range`: the Range header.
+ * renders with `expires`, src/http/routes/object/getSignedObject.ts); `range`, `ifNoneMatch`,
+ * `ifModifiedSince`: the request's Range, If-None-Match and If-Modified-Since headers.
  */
+
+/**
+ * Whether the client's copy is still current. Hosted Storage hands If-None-Match and
+ * If-Modified-Since to its backend (src/storage/renderer/asset.ts getAsset), whose S3 GetObject
+ * answers 304 when the ETag is one the client named (or `*`), or, when no If-None-Match was sent,
+ * when the object has not changed since the date; the renderer then sends a bare 304
+ * (src/storage/renderer/renderer.ts render).
+ * @param {string} etag  the ETag the download would carry
+ * @param {Date} lastModified
+ * @param {DownloadOptions} options
+ */
+function notModified(etag, lastModified, options) {
+  if (options.ifNoneMatch) {
+    const named = options.ifNoneMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
+    return named.includes('*') || named.includes(etag);
+  }
+  if (!options.ifModifiedSince) return false;
+  const since = Date.parse(options.ifModifiedSince);
+  return Number.isFinite(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
+}
 
 /**
  * An object's bytes with storage-api's headers, streamed from disk (no body for HEAD): the
@@ -79,8 +101,10 @@ export async function objectResponse(ctx, method, bucket, row, url, options = {}
   } catch {
     throw notFound();
   }
-  const range = options.range ? parseRange(options.range, info.size) : null;
   const headers = downloadHeaders(row, info, url, options);
+  if (notModified(headers.ETag ?? '', new Date(headers['Last-Modified'] ?? 0), options))
+    return new Response(null, { status: 304 });
+  const range = options.range ? parseRange(options.range, info.size) : null;
   if (range) {
     headers['Content-Range'] = `bytes ${range.fromByte}-${range.toByte}/${info.size}`;
     headers['Content-Length'] = String(range.size);
@@ -135,7 +159,7 @@ function downloadHeaders(row, info, url, options) {
 export async function publicObject(ctx, bucketId, name) {
   const bucket = await bucketOr404(ctx, bucketId);
   validateKey(name);
-  if (!bucket.public) throw storageError(400, 'not_found', 'Object not found', '404');
+  if (!bucket.public) throw notFound();
   return rowOr404(ctx, bucket.id, name);
 }
 
@@ -172,17 +196,17 @@ const isDownloadToken = (p) => p.scope === 'download' || (p.scope === undefined 
  */
 export async function signedObject(ctx, bucketId, name, token) {
   validateKey(name);
-  if (!token) throw storageError(400, 'InvalidSignature', "querystring must have required property 'token'", '400');
+  // The route's querystring schema requires the token (getSignedObject.ts): fastify's validation error.
+  if (!token) throw storageError(400, 'InvalidRequest', "querystring must have required property 'token'");
+  // src/storage/object.ts verifyObjectSignature: InvalidJWT with jose's message, then the scope and the path.
   let payload;
   try {
     payload = await verifyJwt(token);
   } catch (e) {
-    const msg = e instanceof JwtError && e.reason === 'expired' ? 'jwt expired' : 'invalid signature';
-    throw storageError(400, 'InvalidJWT', msg, '400');
+    throw storageError(400, 'InvalidJWT', joseMessage(e));
   }
-  if (!isDownloadToken(payload)) throw storageError(400, 'InvalidSignature', 'Token is not scoped for download', '400');
-  if (payload.url !== `${bucketId}/${name}`)
-    throw storageError(400, 'InvalidSignature', 'The url do not match the signature', '400');
+  if (!isDownloadToken(payload)) throw storageError(400, 'InvalidSignature', 'Token is not scoped for download');
+  if (payload.url !== `${bucketId}/${name}`) throw storageError(400, 'InvalidSignature', 'Invalid signature');
   const row = await rowOr404(ctx, bucketId, name);
   return { row, expires: new Date(Number(payload.exp) * 1000).toUTCString() };
 }

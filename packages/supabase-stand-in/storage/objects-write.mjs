@@ -10,7 +10,7 @@ import path from 'node:path';
 import { headerValueOrNull } from '../http.mjs';
 import { multipartBody, rawBody } from './bodies.mjs';
 import { bucketOr404, OPERATIONS, ownerOf, testPermission } from './context.mjs';
-import { notFound, storageError, tooLarge } from './errors.mjs';
+import { asKeyAlreadyExists, notFound, storageError, tooLarge } from './errors.mjs';
 import { mimeAllowed, objectFile, validateKey } from './names.mjs';
 import { findAsCaller } from './objects-read.mjs';
 
@@ -29,6 +29,24 @@ export const writeObjectSql = (upsert) =>
   `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata, version)
    values ($1, $2, $3::text::uuid, $3::text, $4::jsonb, $5::jsonb, $6) ${upsert ? UPSERT_CONFLICT : ''}
    returning id, name, bucket_id, owner, owner_id, version, metadata, user_metadata, created_at, updated_at, last_accessed_at`;
+
+/**
+ * Hosted's canUpload (src/storage/uploader.ts): the row an upload, a copy or a signed upload URL
+ * would write, tested as the caller and rolled back. Hosted writes it through createObject, which
+ * turns a duplicate into KeyAlreadyExists (src/storage/database/pg.ts).
+ * @param {import('./context.mjs').StorageContext} ctx
+ * @param {import('./context.mjs').Claims | null | undefined} claims
+ * @param {string} operation
+ * @param {boolean} upsert
+ * @param {unknown[]} params  writeObjectSql's $1..$6
+ */
+export async function canUpload(ctx, claims, operation, upsert, params) {
+  try {
+    await testPermission(ctx, claims, operation, (tx) => tx.query(writeObjectSql(upsert), params));
+  } catch (err) {
+    throw asKeyAlreadyExists(err);
+  }
+}
 
 /**
  * The upload's parameters: the caller, where it goes, whether it may replace, the route's
@@ -54,13 +72,11 @@ async function checkUpload(ctx, t, body, allowedMimeTypes, userMetadataJson) {
   if (headerValueOrNull(body.cacheControl) === null)
     throw storageError(400, 'InvalidRequest', 'cacheControl has characters not allowed in an HTTP header');
   if (!mimeAllowed(body.mime, allowedMimeTypes)) {
-    throw storageError(415, 'invalid_mime_type', `mime type ${body.mime} is not supported`);
+    throw storageError(415, 'InvalidMimeType', `mime type ${body.mime} is not supported`);
   }
   // The row hosted Storage tests before it takes the bytes: only mimetype and contentLength.
   const tested = JSON.stringify({ mimetype: body.mime, contentLength: body.contentLength });
-  await testPermission(ctx, t.claims, t.operation, (tx) =>
-    tx.query(writeObjectSql(t.upsert), [t.bucketId, t.name, t.owner, tested, userMetadataJson, '1']),
-  );
+  await canUpload(ctx, t.claims, t.operation, t.upsert, [t.bucketId, t.name, t.owner, tested, userMetadataJson, '1']);
 }
 
 /**

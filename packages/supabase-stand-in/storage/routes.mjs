@@ -6,11 +6,11 @@
 // and name. The context (database, how to act as the caller, the data directory) is passed to each handler.
 import { Hono } from 'hono';
 import { bearerToken, HttpError, jsonResponse } from '../http.mjs';
-import { JwtError, verifyJwt } from '../keys.mjs';
+import { verifyJwt } from '../keys.mjs';
 import { getBucket } from './buckets.mjs';
 import { asStorageError, bucketOr404 } from './context.mjs';
-import { storageError, tooLarge } from './errors.mjs';
-import { info, publicInfo } from './info.mjs';
+import { joseMessage, storageError, tooLarge } from './errors.mjs';
+import { objectInfo } from './info.mjs';
 import { list } from './list.mjs';
 import { removeMany, removeOne } from './objects-delete.mjs';
 import { callerObject, objectResponse, publicObject, signedObject } from './objects-read.mjs';
@@ -76,15 +76,16 @@ async function requireStorageKey(req, url, sub) {
 async function storageClaims(req) {
   const token = bearerToken(req) ?? (typeof req.headers.apikey === 'string' ? req.headers.apikey : null);
   if (!token) return null;
+  // src/http/plugins/jwt.ts: a token that does not verify is AccessDenied with jose's message
+  // (src/internal/auth/jwt.ts verifyJWT); a role it does not serve, enforceJwtRole's words.
   try {
     const claims = await verifyJwt(token);
-    if (!API_ROLES.includes(claims.role ?? 'anon')) throw storageError(400, 'InvalidJWT', 'invalid role', '403');
+    if (!API_ROLES.includes(claims.role ?? 'anon'))
+      throw storageError(403, 'AccessDenied', 'Access denied: Invalid role');
     return claims;
   } catch (e) {
     if (e instanceof HttpError) throw e;
-    const expired = e instanceof JwtError && e.reason === 'expired';
-    const reason = e instanceof JwtError && e.reason === 'signature' ? 'invalid signature' : 'jwt malformed';
-    throw storageError(400, 'InvalidJWT', expired ? 'jwt expired' : reason, expired ? '400' : '403');
+    throw storageError(403, 'AccessDenied', joseMessage(e));
   }
 }
 
@@ -113,9 +114,18 @@ const target = (c, at) => {
  */
 const caller = (c) => () => {
   const claims = c.get('claims');
-  if (!claims) throw storageError(400, 'Unauthorized', "headers must have required property 'authorization'", '403');
+  if (!claims) throw storageError(403, 'AccessDenied', "headers must have required property 'authorization'");
   return claims;
 };
+/**
+ * The request headers a download answers to: Range, and the conditions that make it a 304.
+ * @param {Ctx} c
+ */
+const downloadRequest = (c) => ({
+  range: c.req.header('range'),
+  ifNoneMatch: c.req.header('if-none-match'),
+  ifModifiedSince: c.req.header('if-modified-since'),
+});
 /** @param {Ctx} c */
 const readJson = (c) =>
   jsonReader(req(c), { tooLarge, bad: () => storageError(400, 'InvalidRequest', 'Body is not valid JSON') });
@@ -130,7 +140,14 @@ async function prepare(c, next) {
   await requireStorageKey(req(c), urlOf(c), sub);
   // Hosted Storage serves signed-URL uploads without its JWT check (the token is the credential).
   const signedUpload = c.req.method === 'PUT' && /^object\/upload\/sign\//.test(sub);
-  c.set('claims', signedUpload ? null : await storageClaims(req(c)));
+  // GET /object/info/:bucket/* takes a token that does not verify as no caller at all
+  // (getObjectInfo.ts: allowInvalidJwt, src/http/plugins/jwt.ts).
+  const allowInvalidJwt = c.req.method === 'GET' && /^object\/info\/(?!public\/|authenticated\/)/.test(sub);
+  /** @type {Claims | null} */
+  let claims = null;
+  if (allowInvalidJwt) claims = await storageClaims(req(c)).catch(() => null);
+  else if (!signedUpload) claims = await storageClaims(req(c));
+  c.set('claims', claims);
   try {
     c.set('segs', segmentsOf(sub));
   } catch {
@@ -169,8 +186,7 @@ function bucketAndUploadSignRoutes(app, ctx) {
  */
 function readAndSignRoutes(app, ctx) {
   /** @type {(c: Ctx, bucketId: string, row: import('./context.mjs').ObjectRow) => Promise<Response>} */
-  const download = (c, bucketId, row) =>
-    objectResponse(ctx, c.req.method, bucketId, row, urlOf(c), { range: c.req.header('range') });
+  const download = (c, bucketId, row) => objectResponse(ctx, c.req.method, bucketId, row, urlOf(c), downloadRequest(c));
   app.get('/object/public/*', async (c) => download(c, target(c, 2)[0], await publicObject(ctx, ...target(c, 2))));
   app.get('/object/authenticated/*', async (c) =>
     download(c, target(c, 2)[0], await callerObject(ctx, caller(c), ...target(c, 2))),
@@ -186,8 +202,8 @@ function readAndSignRoutes(app, ctx) {
     const [bucketId, name] = target(c, 2);
     const signed = await signedObject(ctx, bucketId, name, token);
     return objectResponse(ctx, c.req.method, bucketId, signed.row, urlOf(c), {
+      ...downloadRequest(c),
       expires: signed.expires,
-      range: c.req.header('range'),
     });
   });
   app.post('/object/sign/:bucket', async (c) => ok(await signMany(ctx, caller(c), target(c, 2)[0], readJson(c))));
@@ -195,13 +211,21 @@ function readAndSignRoutes(app, ctx) {
   app.post('/object/list/:bucket', async (c) =>
     ok(await list(ctx, caller(c)(), segs(c)[2] ?? '', await readJson(c)())),
   );
+  /** @type {(answer: { body: unknown, headers: Record<string, string> }) => Response} */
+  const infoResponse = ({ body, headers }) => jsonResponse(200, body, headers);
+  // getObjectInfo.ts: the public route never has a caller; /info/authenticated needs one (its
+  // headers schema requires authorization); /info/ takes one if it is there.
   app.get(
     '/object/info/public/*',
-    getOnly(async (c) => ok(await publicInfo(ctx, ...target(c, 3)))),
+    getOnly(async (c) => infoResponse(await objectInfo(ctx, null, ...target(c, 3), { publicRoute: true }))),
+  );
+  app.get(
+    '/object/info/authenticated/*',
+    getOnly(async (c) => infoResponse(await objectInfo(ctx, caller(c)(), ...target(c, 3), { publicRoute: false }))),
   );
   app.get(
     '/object/info/*',
-    getOnly(async (c) => ok(await info(ctx, caller(c), ...target(c, 2)))),
+    getOnly(async (c) => infoResponse(await objectInfo(ctx, c.get('claims'), ...target(c, 2), { publicRoute: false }))),
   );
   app.post('/object/copy', async (c) => ok(await copy(ctx, req(c), caller(c)(), await readJson(c)())));
   app.post('/object/move', async (c) => ok(await move(ctx, caller(c)(), await readJson(c)())));
@@ -222,7 +246,7 @@ function objectRoutes(app, ctx) {
   app.get('/object/:bucket/*', async (c) => {
     const [bucketId, name] = target(c, 1);
     const row = await callerObject(ctx, caller(c), bucketId, name);
-    return objectResponse(ctx, c.req.method, bucketId, row, urlOf(c), { range: c.req.header('range') });
+    return objectResponse(ctx, c.req.method, bucketId, row, urlOf(c), downloadRequest(c));
   });
   app.delete('/object/:bucket/*', async (c) => ok(await removeOne(ctx, caller(c), ...target(c, 1))));
 }
@@ -237,9 +261,17 @@ export function storageRoutes(ctx) {
   bucketAndUploadSignRoutes(app, ctx);
   readAndSignRoutes(app, ctx);
   objectRoutes(app, ctx);
-  // Fastify's own 404 for a route it does not have, not a storage error: the status is 404.
-  app.all('*', () => {
-    throw new HttpError(404, { statusCode: '404', error: 'not_found', message: 'Route not found' });
+  // A route it does not have, not a storage error: the status is 404, the words those of
+  // src/http/not-found-handler.ts setRestNotFoundHandler (the path as storage-api sees it, after
+  // the gateway took off /storage/v1).
+  app.all('*', (c) => {
+    const raw = (req(c).url ?? '').replace(/^\/storage\/v1/, '');
+    throw new HttpError(404, {
+      statusCode: '404',
+      error: 'Not Found',
+      message: `Route ${c.req.method}:${raw} not found`,
+      code: 'InvalidRequest',
+    });
   });
   app.onError((err, c) => {
     const e = asStorageError(err);

@@ -4,7 +4,7 @@
 // read as the caller; the URL's token names the path and expires.
 import { signJwt } from '../keys.mjs';
 import { asCaller, fieldsOf, OPERATIONS } from './context.mjs';
-import { notFoundInBody, storageError } from './errors.mjs';
+import { notFound, storageError } from './errors.mjs';
 import { validateKey } from './names.mjs';
 import { findAsCaller } from './objects-read.mjs';
 
@@ -79,6 +79,6 @@ export async function signOne(ctx, caller, bucketId, name, readJson) {
   validateKey(name);
   const b = fieldsOf(await readJson());
   const row = await findAsCaller(ctx, caller(), bucketId, name, OPERATIONS.sign);
-  if (!row) throw notFoundInBody();
+  if (!row) throw notFound();
   return { signedURL: `/object/sign/${bucketId}/${name}?token=${await signToken(bucketId, name, b.expiresIn)}` };
 }

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { headerValueOrNull } from '../http.mjs';
 import { metadataHeader } from './bodies.mjs';
 import { asCaller, bucketOr404, fieldsOf, OPERATIONS, ownerOf, testPermission } from './context.mjs';
-import { notFoundInBody, storageError } from './errors.mjs';
+import { notFound, storageError } from './errors.mjs';
 import { objectFile, validateKey } from './names.mjs';
-import { writeObjectSql } from './objects-write.mjs';
+import { canUpload, writeObjectSql } from './objects-write.mjs';
 
 /** @typedef {import('./context.mjs').StorageContext} StorageContext */
 /** @typedef {import('./context.mjs').Claims} Claims */
@@ -78,17 +78,20 @@ export async function copy(ctx, req, claims, body) {
       r.rows[0] ?? null
     );
   });
-  if (!source) throw notFoundInBody();
+  if (!source) throw notFound();
   const { metadata, userMetadata } = copiedMetadata(req, fieldsOf(body), source);
   const owner = ownerOf(claims);
   const userMetadataJson = userMetadata == null ? null : JSON.stringify(userMetadata);
   const destination = [destinationBucket, destinationKey, owner];
-  await testPermission(ctx, claims, OPERATIONS.copy, (tx) =>
-    tx.query(writeObjectSql(upsert), [...destination, JSON.stringify(metadata), userMetadataJson, '1']),
-  );
+  await canUpload(ctx, claims, OPERATIONS.copy, upsert, [
+    ...destination,
+    JSON.stringify(metadata),
+    userMetadataJson,
+    '1',
+  ]);
   const to = objectFile(ctx.root, destinationBucket, destinationKey);
   const bytes = await readFile(objectFile(ctx.root, bucketId, sourceKey)).catch(() => {
-    throw notFoundInBody();
+    throw notFound();
   });
   const written = JSON.stringify({ ...metadata, lastModified: new Date().toISOString() });
   const row = await ctx.db.transaction(async (tx) => {
@@ -129,9 +132,9 @@ export async function move(ctx, claims, body) {
       bucketId,
       sourceKey,
     ]);
-    if (!found.rows[0]) throw notFoundInBody();
+    if (!found.rows[0]) throw notFound();
     const moved = await tx.query(`${MOVE_SQL} where bucket_id = $1 and name = $2 returning id`, params);
-    if (!moved.rows[0]) throw notFoundInBody();
+    if (!moved.rows[0]) throw notFound();
   });
   const from = objectFile(ctx.root, bucketId, sourceKey);
   const to = objectFile(ctx.root, destinationBucket, destinationKey);
@@ -141,7 +144,7 @@ export async function move(ctx, claims, body) {
       params,
     );
     const moved = /** @type {{ id: string, name: string } | undefined} */ (r.rows[0]);
-    if (!moved) throw notFoundInBody();
+    if (!moved) throw notFound();
     if (from !== to) {
       await mkdir(path.dirname(to), { recursive: true });
       await rename(from, to);

@@ -2,12 +2,12 @@
 // Signed upload URLs: POST /object/upload/sign/:bucket/* signs one, PUT with its token uploads
 // (supabase/storage src/http/routes/object/getSignedUploadURL.ts, uploadSignedObject.ts).
 import { readBody } from '../http.mjs';
-import { JwtError, signJwt, verifyJwt } from '../keys.mjs';
+import { signJwt, verifyJwt } from '../keys.mjs';
 import { metadataHeader } from './bodies.mjs';
-import { bucketOr404, OPERATIONS, ownerOf, testPermission } from './context.mjs';
-import { storageError, tooLarge } from './errors.mjs';
+import { bucketOr404, OPERATIONS, ownerOf } from './context.mjs';
+import { joseMessage, storageError, tooLarge } from './errors.mjs';
 import { validateKey } from './names.mjs';
-import { upload, writeObjectSql } from './objects-write.mjs';
+import { canUpload, upload } from './objects-write.mjs';
 
 /** @typedef {import('./context.mjs').StorageContext} StorageContext */
 
@@ -45,16 +45,14 @@ export async function signUploadUrl(ctx, req, claims, bucketId, name) {
     contentLength: declaredLength === undefined ? undefined : Number(declaredLength),
   };
   const owner = ownerOf(claims);
-  await testPermission(ctx, claims, OPERATIONS.signUploadUrl, (tx) =>
-    tx.query(writeObjectSql(upsert), [
-      bucketId,
-      name,
-      owner,
-      JSON.stringify(metadata),
-      userMetadata == null ? null : JSON.stringify(userMetadata),
-      '1',
-    ]),
-  );
+  await canUpload(ctx, claims, OPERATIONS.signUploadUrl, upsert, [
+    bucketId,
+    name,
+    owner,
+    JSON.stringify(metadata),
+    userMetadata == null ? null : JSON.stringify(userMetadata),
+    '1',
+  ]);
   const now = Math.floor(Date.now() / 1000);
   const url = `${bucketId}/${name}`;
   const token = await signJwt({
@@ -77,12 +75,7 @@ async function uploadTokenClaims(token) {
   try {
     return await verifyJwt(token);
   } catch (e) {
-    const expired = e instanceof JwtError && e.reason === 'expired';
-    throw storageError(
-      400,
-      'InvalidJWT',
-      expired ? '"exp" claim timestamp check failed' : 'signature verification failed',
-    );
+    throw storageError(400, 'InvalidJWT', joseMessage(e));
   }
 }
 

@@ -73,7 +73,8 @@ describe('token time claims', () => {
         body: '{}',
       });
       expect(storage.status).toBe(400);
-      expect(await storage.json()).toMatchObject({ error: 'InvalidJWT' });
+      // storage src/http/plugins/jwt.ts: a token that does not verify is AccessDenied.
+      expect(await storage.json()).toMatchObject({ statusCode: '403', error: 'Unauthorized', code: 'AccessDenied' });
     }
   });
 });

@@ -154,6 +154,7 @@ describe('storage: values that cannot be HTTP header values', () => {
       statusCode: '400',
       error: 'InvalidRequest',
       message: 'Malformed part header',
+      code: 'InvalidRequest',
     });
     // The contentType and cacheControl fields are taken as sent: the stand-in refuses what
     // could not be sent back as a header.

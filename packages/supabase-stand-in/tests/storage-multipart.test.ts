@@ -193,6 +193,7 @@ describe('multipart uploads through the stand-in', () => {
       statusCode: '413',
       error: 'Payload too large',
       message: 'The object exceeded the maximum allowed size',
+      code: 'EntityTooLarge',
     });
     expect(sent).toBe(129);
     expect(await stored()).toBeNull();
@@ -221,7 +222,12 @@ describe('multipart uploads through the stand-in', () => {
     for (const [body, contentType, message] of cases) {
       const res = await post(body, contentType);
       expect(res.status, message).toBe(400);
-      expect(await res.json(), message).toEqual({ statusCode: '400', error: 'InvalidRequest', message });
+      expect(await res.json(), message).toEqual({
+        statusCode: '400',
+        error: 'InvalidRequest',
+        message,
+        code: 'InvalidRequest',
+      });
     }
     expect((await fetch(`${server.url}/auth/v1/health`)).status).toBe(200);
   });
