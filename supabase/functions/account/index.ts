@@ -1,20 +1,26 @@
 // The Deno entry of the account function: reads the environment and serves the
-// plain handler (handler.ts). The gateway checks the caller's JWT (verify_jwt stays on); the
-// handler asks the auth server whether that session still exists before doing anything.
+// plain handler (handler.ts), with `…/account/secrets` (secrets.ts) in front. The gateway checks
+// the caller's JWT (verify_jwt stays on); the handler asks the auth server whether that session
+// still exists before doing anything.
 // Deployed with `supabase functions deploy account` (see README).
 import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
 import { createAccountHandler, readAccountConfig } from './handler.ts';
+import { withSecretsRoute } from './secrets.ts';
 
-const config = readAccountConfig(Deno.env.toObject());
+const env = Deno.env.toObject();
+const config = readAccountConfig(env);
 
 Deno.serve(
-  createAccountHandler({
-    ...config,
-    createClient: (key, accessToken) =>
-      createClient(config.supabaseUrl, key, {
-        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-        ...(accessToken ? { global: { headers: { Authorization: `Bearer ${accessToken}` } } } : {}),
-      }),
-    log: (entry) => console.log(JSON.stringify(entry)),
-  }),
+  withSecretsRoute(
+    env,
+    createAccountHandler({
+      ...config,
+      createClient: (key, accessToken) =>
+        createClient(config.supabaseUrl, key, {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+          ...(accessToken ? { global: { headers: { Authorization: `Bearer ${accessToken}` } } } : {}),
+        }),
+      log: (entry) => console.log(JSON.stringify(entry)),
+    }),
+  ),
 );

@@ -1,6 +1,7 @@
 // The function's settings, read from its environment (`supabase secrets set …`; the local
 // stand-in passes development values). Missing settings stop the function at boot with a
-// message that names them, rather than failing on the first sale.
+// message that names them, rather than failing on the first sale (index.ts logs it and answers
+// 503; `…/purchase-webhook/secrets` names what is missing: secrets.ts).
 import { shopifyProvider } from './shopify.ts';
 import { stripeLineItemsFromApi, stripeProvider } from './stripe.ts';
 import type { MailApi } from './mail.ts';
