@@ -45,7 +45,9 @@ test('a member asking for a PDF that cannot be stamped is told so, and staff see
   // Put in the bucket the way the upload page no longer allows (Supabase's dashboard, a script).
   const put = await admin.storage
     .from('resources')
-    .upload(path, new Blob([new Uint8Array(encryptedPdf(name))], { type: 'application/pdf' }), { contentType: 'application/pdf' });
+    .upload(path, new Blob([new Uint8Array(encryptedPdf(name))], { type: 'application/pdf' }), {
+      contentType: 'application/pdf',
+    });
   expect(put.error).toBeNull();
 
   try {
