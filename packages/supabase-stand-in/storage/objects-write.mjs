@@ -85,7 +85,7 @@ async function checkUpload(ctx, t, body, allowedMimeTypes, userMetadataJson) {
  * @param {import('./context.mjs').StorageContext} ctx
  * @param {UploadTarget} t
  * @param {import('./bodies.mjs').UploadBody} body
- * @param {string | null} userMetadataJson
+ * @param {string} userMetadataJson
  * @returns {Promise<{ id: string }>}
  */
 async function storeUpload(ctx, t, body, userMetadataJson) {
@@ -152,7 +152,9 @@ export async function upload(ctx, req, t) {
     body.discard();
     throw err;
   }
-  const row = await storeUpload(ctx, t, body, userMetadataJson);
+  // The row written keeps `{ ...userMetadata }`: `{}` when none was sent (src/storage/uploader.ts
+  // upload); the permission test above sees the metadata as sent.
+  const row = await storeUpload(ctx, t, body, JSON.stringify(body.userMetadata ?? {}));
   return { Id: row.id, Key: `${t.bucketId}/${t.name}` };
 }
 

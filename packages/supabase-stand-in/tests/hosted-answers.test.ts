@@ -201,6 +201,12 @@ describe('GET /object/info', () => {
     expect(typeof body.version).toBe('string');
     expect(new Date(String(body.last_modified)).getTime()).not.toBeNaN();
 
+    // An upload without metadata keeps {} (uploader.ts stores `{ ...userMetadata }`), as the suite expects.
+    expect(
+      (await service.storage.from('avatars').upload('hosted/plain.png', PNG, { contentType: 'image/png' })).error,
+    ).toBeNull();
+    expect((await service.storage.from('avatars').info('hosted/plain.png')).data?.metadata).toEqual({});
+
     const viaJs = await service.storage.from('avatars').info(path);
     expect(viaJs.error).toBeNull();
     expect(viaJs.data).toMatchObject({ id: body.id, bucketId: 'avatars', contentType: 'image/png', size: PNG.length });
