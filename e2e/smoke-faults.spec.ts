@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { preview, type PreviewServer } from 'vite';
+import { SERVICE_ROLE_KEY } from '../packages/supabase-stand-in/keys.mjs';
 import { startServer } from '../packages/supabase-stand-in/server.mjs';
 import { e2eEnv } from './env';
 import { runSmoke, type SmokeRun } from './smoke-run';
 
 // The smoke check fails a deployed site for each fault an owner could ship, one at a
-// time, and for that reason only. Each fault gets a site and project of its own, so no other spec
+// time, and for that reason only (given the service-role key, the functions' secrets too). Each fault gets a site and project of its own, so no other spec
 // (running in parallel on the suite's preview and stand-in) can see it: stand-ins started here on
 // free ports, and previews of copies of the suite's build (dist/, which the suite's web server
 // built) pointed at them, the way a build for another project would be.
@@ -20,6 +21,7 @@ const CHECK = {
   csp: "the CSP's connect-src names the build's project",
   resources: 'anon cannot list or read the resources bucket',
   webhook: 'the purchase webhook refuses an unsigned request',
+  secrets: 'each Edge Function has the secrets production needs',
 };
 
 const opened: Array<() => Promise<unknown>> = [];
@@ -74,20 +76,37 @@ async function previewOf(outDir: string): Promise<string> {
 }
 
 const failed = (run: SmokeRun) => run.lines.filter((line) => !line.ok).map((line) => line.name);
+const line = (run: SmokeRun, name: string) => run.lines.find((l) => l.name === name);
+/** The smoke run of an owner who gave it the project's service-role key. */
+const withKey = { serviceRoleKey: SERVICE_ROLE_KEY };
 
 test('npm run smoke fails for each injected fault, and for that reason only', async () => {
   test.setTimeout(180_000);
-  const [healthy, noSecrets] = await Promise.all([
+  const [healthy, noSecrets, noMail] = await Promise.all([
     standIn(),
     // "supabase secrets set" never run: the webhook has no provider secret.
     standIn({ SHOPIFY_WEBHOOK_SECRET: '', STRIPE_WEBHOOK_SECRET: '' }),
+    // The mail API's key and sender never set: invitations go through Auth and its hourly budget.
+    standIn({ MAIL_API_KEY: '', MAIL_FROM: '' }),
   ]);
 
   const site = await previewOf(await buildFor(healthy));
   await test.step('the copied build and its own project pass, so each failure below is the fault', async () => {
-    const run = await runSmoke(site);
+    const run = await runSmoke(site, withKey);
     expect(run.output).toContain(`→ project ${healthy.url}`);
     expect(failed(run), run.output).toEqual([]);
+    expect(line(run, CHECK.secrets), run.output).toMatchObject({ ok: true, skipped: false });
+    expect(line(run, CHECK.secrets)?.detail).toMatch(/^all set: purchase-webhook .*, account, download$/);
+    expect(run.code).toBe(0);
+  });
+
+  await test.step('without the service-role key the secrets check says it was skipped, and why', async () => {
+    const run = await runSmoke(site);
+    expect(failed(run), run.output).toEqual([]);
+    expect(line(run, CHECK.secrets), run.output).toMatchObject({
+      skipped: true,
+      detail: "skipped: SUPABASE_SERVICE_ROLE_KEY is not set, so the functions' secrets were not read",
+    });
     expect(run.code).toBe(0);
   });
 
@@ -119,8 +138,26 @@ test('npm run smoke fails for each injected fault, and for that reason only', as
   });
 
   await test.step('the webhook secret unset', async () => {
-    const run = await runSmoke(await previewOf(await buildFor(noSecrets)));
+    const noSecretsSite = await previewOf(await buildFor(noSecrets));
+    const run = await runSmoke(noSecretsSite);
     expect(failed(run), run.output).toEqual([CHECK.webhook]);
+    expect(run.code).toBe(1);
+    // With the key, the webhook names what it lacks (it answers its secrets route while its
+    // configuration stops everything else).
+    const named = await runSmoke(noSecretsSite, withKey);
+    expect(failed(named), named.output).toEqual([CHECK.webhook, CHECK.secrets]);
+    expect(line(named, CHECK.secrets)?.detail).toContain(
+      'purchase-webhook lacks SHOPIFY_WEBHOOK_SECRET or STRIPE_WEBHOOK_SECRET',
+    );
+  });
+
+  await test.step('the mail API key and sender unset: fails with the key, naming both', async () => {
+    const noMailSite = await previewOf(await buildFor(noMail));
+    const run = await runSmoke(noMailSite, withKey);
+    expect(failed(run), run.output).toEqual([CHECK.secrets]);
+    expect(line(run, CHECK.secrets)?.detail).toContain(
+      'purchase-webhook lacks MAIL_API_KEY, MAIL_FROM (without it invitations go through Auth and its hourly e-mail budget)',
+    );
     expect(run.code).toBe(1);
   });
 });

@@ -12,12 +12,21 @@
 // a correct project refuses. The outgoing e-mail (SMTP) is not visible from outside: the auth
 // server's public settings do not show it (GoTrue internal/api/settings.go); README, "Going live",
 // says how to tell it works.
+//
+// With the project's service-role key in SUPABASE_SERVICE_ROLE_KEY (the environment, never an
+// argument), it also asks each Edge Function which of its secrets are set (names only; `GET
+// …/functions/v1/<function>/secrets`, supabase/functions/_shared/secrets-route.ts) and fails a
+// project that lacks one production needs (the webhook's MAIL_API_KEY, MAIL_FROM, a signing
+// secret), naming it. The key goes only to the project the site's build points at, and to a
+// hosted one only when the key's own project ref is that project's. Without the key that check
+// says it was skipped and why; for a hosted project that is a failure: it is not known ready.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HASHED_ASSETS_PREFIX, supabaseOrigins } from '../build/security-headers.mjs';
 
 /**
- * @typedef {{ name: string, ok: boolean, detail: string }} CheckResult
+ * @typedef {{ name: string, ok: boolean, detail: string, skipped?: boolean }} CheckResult
+ *   skipped: not run, and that is not a failure (printed `skip`).
  * @typedef {{ url: string, text: string }} Script
  * @typedef {{
  *   siteUrl: string,
@@ -25,8 +34,10 @@ import { HASHED_ASSETS_PREFIX, supabaseOrigins } from '../build/security-headers
  *   anonKey: string,
  *   scripts: Script[],
  *   fetch?: typeof fetch,
+ *   serviceRoleKey?: string,
  * }} Target
  *   siteUrl: the site's origin. supabaseUrl, anonKey: what its build holds. scripts: its built JS.
+ *   serviceRoleKey: SUPABASE_SERVICE_ROLE_KEY, for the functions' secrets.
  */
 
 /**
@@ -59,6 +70,7 @@ export const MEMBER_TABLES = Object.freeze([
   'tier_audit',
   'tier_grants',
   'unmatched_sales',
+  'unstampable_files',
   'user_tiers',
   'webhook_events',
 ]);
@@ -71,6 +83,12 @@ export const PUBLIC_TABLES = Object.freeze(['catalog_products']);
 
 /** The purchase webhook's providers (supabase/functions/purchase-webhook). */
 export const WEBHOOK_PROVIDERS = Object.freeze(['shopify', 'stripe']);
+
+/** The Edge Functions asked for their secrets (each serves `…/<function>/secrets`). */
+export const SECRET_FUNCTIONS = Object.freeze(['purchase-webhook', 'account', 'download']);
+
+/** The environment variable the service-role key is read from. */
+export const SERVICE_ROLE_KEY_ENV = 'SUPABASE_SERVICE_ROLE_KEY';
 
 const trimSlash = (/** @type {string} */ url) => url.replace(/\/+$/, '');
 const errorText = (/** @type {unknown} */ error) => (error instanceof Error ? error.message : String(error));
@@ -91,14 +109,20 @@ async function request(doFetch, url, init) {
   }
 }
 
-/** The `role` claim of a JWT, or undefined. @param {string} token */
-function jwtRole(token) {
+/** A JWT's payload, or null. @param {string} token @returns {Record<string, unknown> | null} */
+function jwtPayload(token) {
   try {
     const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
-    return typeof payload?.role === 'string' ? payload.role : undefined;
+    return payload && typeof payload === 'object' ? payload : null;
   } catch {
-    return undefined;
+    return null;
   }
+}
+
+/** The `role` claim of a JWT, or undefined. @param {string} token */
+function jwtRole(token) {
+  const role = jwtPayload(token)?.role;
+  return typeof role === 'string' ? role : undefined;
 }
 
 /**
@@ -477,6 +501,114 @@ export function checkWebhookRefusesUnsigned({ supabaseUrl, fetch: doFetch = glob
   });
 }
 
+/** A host on this machine (the stand-in, a `supabase start` stack). @param {string} host */
+const onLoopback = (host) => host === 'localhost' || host.startsWith('127.') || host === '[::1]';
+
+/**
+ * Whether the service-role key may be sent to the project the build points at: the key's own
+ * project (its `ref` claim) must be that project (`https://<ref>.supabase.co`), or the project
+ * must be on this machine. Null: send it; else why not, and whether that fails the check.
+ * @param {string} supabaseUrl @param {string | undefined} key
+ * @returns {{ fail: boolean, why: string } | null}
+ */
+export function serviceKeyProblem(supabaseUrl, key) {
+  const url = new URL(supabaseUrl);
+  const local = onLoopback(url.hostname);
+  if (!key) {
+    const set = `read -rs ${SERVICE_ROLE_KEY_ENV} && export ${SERVICE_ROLE_KEY_ENV} (paste the service_role key from Settings → API Keys; kept out of your shell history)`;
+    return local
+      ? { fail: false, why: `skipped: ${SERVICE_ROLE_KEY_ENV} is not set, so the functions' secrets were not read` }
+      : {
+          fail: true,
+          why: `skipped: ${SERVICE_ROLE_KEY_ENV} is not set, so the functions' secrets were not read, and a hosted project is not known ready without them: ${set}, then run again`,
+        };
+  }
+  if (key.startsWith('sb_'))
+    return {
+      fail: true,
+      why: `${SERVICE_ROLE_KEY_ENV} is an API key (sb_…), not sent: the functions compare with the service_role JWT they are given (Settings → API Keys → Legacy API keys → service_role)`,
+    };
+  const payload = jwtPayload(key);
+  if (payload?.role !== 'service_role')
+    return {
+      fail: true,
+      why: `${SERVICE_ROLE_KEY_ENV} ${payload ? `has role ${String(payload.role)}` : 'is not a JWT'}, not service_role: not sent`,
+    };
+  if (local) return null;
+  const ref = /^([a-z0-9]+)\.supabase\.(?:co|in)$/.exec(url.hostname)?.[1];
+  if (url.protocol !== 'https:' || !ref)
+    return {
+      fail: true,
+      why: `not sent: ${url.origin} is not https://<ref>.supabase.co, so the key's project cannot be matched to it`,
+    };
+  if (payload.ref !== ref)
+    return {
+      fail: true,
+      why: `not sent: the key is project ${String(payload.ref ?? '(none)')}'s, the site's build points at ${ref}`,
+    };
+  return null;
+}
+
+/**
+ * One function's secrets report, or why there is none.
+ * @param {typeof fetch} doFetch @param {string} supabaseUrl @param {string} key @param {string} fn
+ * @returns {Promise<{ missing: string[], unsetOptional: string[] } | { problem: string }>}
+ */
+export async function functionSecrets(doFetch, supabaseUrl, key, fn) {
+  const res = await request(doFetch, `${supabaseUrl}/functions/v1/${fn}/secrets`, {
+    headers: { authorization: `Bearer ${key}`, apikey: key },
+  });
+  const body = /** @type {{ missing?: unknown, optional?: unknown, error?: unknown } | null} */ (
+    await res.json().catch(() => null)
+  );
+  if (res.ok && Array.isArray(body?.missing)) {
+    const optional = body.optional && typeof body.optional === 'object' ? Object.entries(body.optional) : [];
+    return {
+      missing: body.missing.map(String),
+      unsetOptional: optional.filter(([, set]) => set !== true).map(([name]) => name),
+    };
+  }
+  if (res.status === 401 && body?.error === 'service_role_only')
+    return { problem: `${fn} refused the key (401): it is not the service_role key the function has` };
+  if (res.status === 404)
+    return {
+      problem: `${fn} answered 404: deploy it, or redeploy it so it reports its secrets (supabase functions deploy ${fn})`,
+    };
+  return { problem: `${fn} answered ${res.status}: is it deployed?` };
+}
+
+/**
+ * Each Edge Function has the secrets production needs: asked with the service-role key (see
+ * serviceKeyProblem for where it may go), each names what it lacks.
+ * @param {Target} target
+ */
+export function checkFunctionSecrets({ supabaseUrl, serviceRoleKey, fetch: doFetch = globalThis.fetch }) {
+  const name = 'each Edge Function has the secrets production needs';
+  return guarded(name, async () => {
+    const problem = serviceKeyProblem(supabaseUrl, serviceRoleKey);
+    if (problem) return { ...result(name, !problem.fail, problem.why), ...(problem.fail ? {} : { skipped: true }) };
+    /** @type {string[]} */
+    const wrong = [];
+    /** @type {string[]} */
+    const fine = [];
+    for (const fn of SECRET_FUNCTIONS) {
+      const report = await functionSecrets(doFetch, supabaseUrl, /** @type {string} */ (serviceRoleKey), fn);
+      if ('problem' in report) wrong.push(report.problem);
+      else if (report.missing.length)
+        wrong.push(
+          `${fn} lacks ${report.missing.join(', ')}${report.missing.includes('MAIL_API_KEY') ? ' (without it invitations go through Auth and its hourly e-mail budget)' : ''}`,
+        );
+      else
+        fine.push(
+          `${fn}${report.unsetOptional.length ? ` (optional, not set: ${report.unsetOptional.join(', ')})` : ''}`,
+        );
+    }
+    if (wrong.length)
+      return result(name, false, `${wrong.join('; ')}: supabase secrets set NAME=… (README, "Going live", step 4)`);
+    return result(name, true, `all set: ${fine.join(', ')}`);
+  });
+}
+
 /**
  * The built JS holds no key but the public one: no service-role JWT, no sb_secret_ key, no
  * other project's key.
@@ -523,6 +655,7 @@ export const CHECKS = [
   checkMemberTablesClosed,
   checkAvatarsPublicReadOnly,
   checkWebhookRefusesUnsigned,
+  checkFunctionSecrets,
   checkOnlyPublicKey,
 ];
 
@@ -553,9 +686,11 @@ export function parseArgs(argv) {
 async function main() {
   const { siteUrl } = parseArgs(process.argv.slice(2));
   const target = await readSiteBuild(siteUrl);
+  target.serviceRoleKey = process.env[SERVICE_ROLE_KEY_ENV]?.trim() || undefined;
   console.log(`[smoke] ${target.siteUrl} → project ${target.supabaseUrl}`);
   const results = await runChecks(target);
-  for (const { name, ok, detail } of results) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}`);
+  for (const { name, ok, detail, skipped } of results)
+    console.log(`${skipped ? 'skip' : ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}`);
   if (results.some((r) => !r.ok)) process.exitCode = 1;
 }
 

@@ -6,10 +6,13 @@ import {
   MEMBER_TABLES,
   PUBLIC_TABLES,
   checkAuthSettings,
+  checkFunctionSecrets,
   checkWebhookRefusesUnsigned,
+  functionSecrets,
   parseArgs,
+  serviceKeyProblem,
 } from '../../../scripts/checks/smoke.mjs';
-import { ANON_KEY } from '../keys.mjs';
+import { ANON_KEY, SERVICE_ROLE_KEY } from '../keys.mjs';
 import { startStandIn, type StandIn } from './helpers';
 
 let on: StandIn;
@@ -94,5 +97,68 @@ describe('npm run smoke: the member tables', () => {
       `select relname from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r' order by relname`,
     );
     expect([...MEMBER_TABLES, ...PUBLIC_TABLES].sort()).toEqual(rows.map((r) => r.relname));
+  });
+});
+
+describe('npm run smoke: the functions’ secrets', () => {
+  /** A JWT with these claims (the signature is not what is checked here). */
+  const jwt = (claims: Record<string, unknown>) =>
+    ['{"alg":"HS256"}', JSON.stringify(claims), 'sig'].map((part) => Buffer.from(part).toString('base64url')).join('.');
+  const hosted = 'https://abcdefghijklmnopqrst.supabase.co';
+
+  it('sends the key only to the project it belongs to, or to one on this machine', () => {
+    expect(serviceKeyProblem(hosted, jwt({ role: 'service_role', ref: 'abcdefghijklmnopqrst' }))).toBeNull();
+    expect(serviceKeyProblem('http://127.0.0.1:54321', SERVICE_ROLE_KEY)).toBeNull();
+    expect(serviceKeyProblem(hosted, jwt({ role: 'service_role', ref: 'another' }))).toEqual({
+      fail: true,
+      why: "not sent: the key is project another's, the site's build points at abcdefghijklmnopqrst",
+    });
+    expect(serviceKeyProblem('https://api.example.com', jwt({ role: 'service_role', ref: 'x' }))).toMatchObject({
+      fail: true,
+      why: expect.stringMatching(/^not sent: https:\/\/api.example.com is not https:\/\/<ref>.supabase.co/),
+    });
+    expect(serviceKeyProblem(hosted, ANON_KEY)).toMatchObject({
+      fail: true,
+      why: expect.stringMatching(/has role anon, not service_role/),
+    });
+    expect(serviceKeyProblem(hosted, 'sb_secret_abc')).toMatchObject({ fail: true, why: expect.stringMatching(/sb_/) });
+    expect(serviceKeyProblem(hosted, 'not-a-key')).toMatchObject({
+      fail: true,
+      why: expect.stringMatching(/not a JWT/),
+    });
+  });
+
+  it('without the key: skipped, and for a hosted project that fails, saying how to give it', async () => {
+    expect(serviceKeyProblem('http://127.0.0.1:54321', undefined)).toEqual({
+      fail: false,
+      why: "skipped: SUPABASE_SERVICE_ROLE_KEY is not set, so the functions' secrets were not read",
+    });
+    const nothingAsked = (async () => {
+      throw new Error('nothing may be asked');
+    }) as unknown as typeof fetch;
+    const check = await checkFunctionSecrets({
+      siteUrl: 'https://site.example',
+      supabaseUrl: hosted,
+      anonKey: ANON_KEY,
+      scripts: [],
+      fetch: nothingAsked,
+    });
+    expect(check).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^skipped: .* read -rs SUPABASE_SERVICE_ROLE_KEY/),
+    });
+    expect(check.skipped).toBeUndefined();
+  });
+
+  it('reads each function’s report from the stand-in, and says when the key is refused or the function is missing', async () => {
+    for (const fn of ['purchase-webhook', 'account'])
+      expect(await functionSecrets(fetch, on.url, SERVICE_ROLE_KEY, fn)).toMatchObject({ missing: [] });
+    expect(await functionSecrets(fetch, on.url, ANON_KEY, 'purchase-webhook')).toEqual({
+      problem: 'purchase-webhook refused the key (401): it is not the service_role key the function has',
+    });
+    expect(await functionSecrets(fetch, on.url, SERVICE_ROLE_KEY, 'no-such-function')).toEqual({
+      problem:
+        'no-such-function answered 404: deploy it, or redeploy it so it reports its secrets (supabase functions deploy no-such-function)',
+    });
   });
 });
