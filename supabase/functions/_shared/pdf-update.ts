@@ -20,20 +20,14 @@
 // page as shown. An encrypted file (any /Encrypt, owner password only included), a file that
 // is not a PDF and one whose cross-references cannot be followed throw a PdfProblem.
 //
-// No imports: the download function (Deno) and the staff upload page (the browser) both use it,
-// each handing in its own zlib inflate. See docs/decisions/095 and 073.
+// No imports but its own words (pdf-problems.ts): the download function (Deno) and the staff
+// upload page (the browser) both use it, each handing in its own zlib inflate. See docs/decisions/095 and 073.
+
+import type { PdfProblemReason } from './pdf-problems.ts';
+
+export { PDF_PROBLEM_ADVICE, type PdfProblemReason } from './pdf-problems.ts';
 
 export type Inflate = (data: Uint8Array) => Uint8Array;
-export type PdfProblemReason = 'not_pdf' | 'encrypted' | 'damaged';
-
-/** Words for staff, per reason: what is wrong and what to do. */
-export const PDF_PROBLEM_ADVICE: Record<PdfProblemReason, string> = {
-  not_pdf: 'This file is not a PDF. Export it again as a PDF, then upload it.',
-  encrypted:
-    'This PDF is password-protected. Export it again without a password (and without permission restrictions), then upload it.',
-  damaged:
-    'This PDF is damaged: its cross-reference table cannot be read. Open it and export or print it again to a new PDF, then upload it.',
-};
 
 /** A PDF that cannot be stamped, and why. */
 export class PdfProblem extends Error {

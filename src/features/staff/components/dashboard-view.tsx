@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { tierLabel, tiers } from '@/content/tiers';
 import { errorMessage } from '@/lib/error-message';
 import type { ReadState } from '@/lib/read-state';
-import { PDF_PROBLEM_ADVICE } from '../../../../supabase/functions/_shared/pdf-update';
+import { PDF_PROBLEM_ADVICE } from '../../../../supabase/functions/_shared/pdf-problems';
 import { formatMoney } from '../lib/catalog';
 import {
   chartRows,

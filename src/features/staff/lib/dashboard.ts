@@ -1,6 +1,6 @@
 import { z } from '@/config/zod-config';
 import type { tiers } from '@/content/tiers';
-import type { PdfProblemReason } from '../../../../supabase/functions/_shared/pdf-update';
+import type { PdfProblemReason } from '../../../../supabase/functions/_shared/pdf-problems';
 
 /**
  * public.staff_dashboard()'s answer (untyped jsonb, checked at the edge): the figures are
