@@ -747,107 +747,142 @@ export function shownToPage(box: [number, number, number, number], rotate: numbe
 
 const FONT_KEY = 'YYCLicence';
 
+/** Page 1's dictionary again: its own copy of its fonts with the licence font, and its new Contents. */
+function stampedPage(reader: Reader, page: FirstPage, refs: { font: Ref; open: Ref; stamp: Ref }) {
+  const fontsValue = page.resources.get('Font');
+  const fonts = new Dict(new Map(fontsValue === undefined ? [] : reader.dict(fontsValue, 'the page fonts').map));
+  // A name page 1 does not use yet.
+  let key = FONT_KEY;
+  for (let i = 1; fonts.map.has(key); i += 1) key = `${FONT_KEY}${i}`;
+  fonts.map.set(key, refs.font);
+  const resources = new Dict(new Map(page.resources.map));
+  resources.map.set('Font', fonts);
+  const dict = new Dict(new Map(page.dict.map));
+  dict.map.set('Resources', resources);
+  dict.map.set('Contents', [refs.open, ...page.contents, refs.stamp]);
+  return { dict, key };
+}
+
+/**
+ * The content that draws the line: the state page 1's content left restored (`Q`, after the
+ * `q` put before it), then the line 18 pt in and 12 pt up from the bottom-left of the page as
+ * shown, 9 pt or smaller to fit.
+ */
+function drawing(page: FirstPage, line: string, key: string): string {
+  const [x0, y0, x1, y1] = page.box;
+  const shownWidth = page.rotate % 180 === 0 ? x1 - x0 : y1 - y0;
+  const codes = winAnsiBytes(line);
+  const fontSize = Math.max(6, Math.min(9, (shownWidth - 36) / Math.max(1, helveticaWidth(codes))));
+  const matrix = shownToPage(page.box, page.rotate).map(writeNumber).join(' ');
+  return (
+    `Q\nq\n${matrix} cm\nBT\n0.25 g\n${writeName(key)} ${writeNumber(fontSize)} Tf\n` +
+    `18 12 Td\n${literalString(codes)} Tj\nET\nQ\n`
+  );
+}
+
+/** The appended bytes, as Latin-1 text, and where each object written lies in the whole file. */
+class UpdateWriter {
+  readonly offsets = new Map<number, { offset: number; gen: number }>();
+  private readonly parts: string[] = [];
+  position: number;
+
+  constructor(private readonly original: Uint8Array) {
+    this.position = original.length;
+    const last = original[original.length - 1];
+    if (last !== 10 && last !== 13) this.emit('\n');
+  }
+
+  emit(text: string): void {
+    this.parts.push(text);
+    this.position += text.length;
+  }
+
+  object(num: number, gen: number, body: string): void {
+    this.offsets.set(num, { offset: this.position, gen });
+    this.emit(`${num} ${gen} obj\n${body}\nendobj\n`);
+  }
+
+  bytes(): Uint8Array {
+    const out = new Uint8Array(this.position - this.original.length);
+    let at = 0;
+    for (const part of this.parts) {
+      for (let i = 0; i < part.length; i += 1) out[at++] = part.charCodeAt(i);
+    }
+    return out;
+  }
+}
+
+const streamBody = (content: string) => `<</Length ${content.length}>>\nstream\n${content}\nendstream`;
+
+/** The update's trailer: Root and Info as they are, /ID with a new second string, /Prev. */
+function updateTrailer(reader: Reader, seed: string): Dict {
+  const trailer = new Dict();
+  for (const name of ['Root', 'Info']) {
+    const value = reader.trailer.get(name);
+    if (value !== undefined) trailer.map.set(name, value);
+  }
+  // The identifier keeps its first string and gets a new second one, as the format asks of an
+  // update (ISO 32000-1, 14.4).
+  const id = reader.trailer.get('ID');
+  if (Array.isArray(id) && id[0] instanceof Str) trailer.map.set('ID', [id[0], new Str(updateId(seed))]);
+  trailer.map.set('Prev', reader.lastSection.offset);
+  return trailer;
+}
+
+/** A cross-reference table and trailer for the objects written. */
+function writeXrefTable(writer: UpdateWriter, trailer: Dict, size: number): void {
+  trailer.map.set('Size', size);
+  const xrefOffset = writer.position;
+  writer.emit(`xref\n${xrefTable(writer.offsets)}trailer\n${writeValue(trailer)}\nstartxref\n${xrefOffset}\n%%EOF\n`);
+}
+
+/** A cross-reference stream (object `num`, listing itself too) for the objects written. */
+function writeXrefStream(writer: UpdateWriter, trailer: Dict, num: number): void {
+  const xrefOffset = writer.position;
+  writer.offsets.set(num, { offset: xrefOffset, gen: 0 });
+  const nums = [...writer.offsets.keys()].sort((a, b) => a - b);
+  const w1 = Math.max(1, Math.ceil(Math.log2(xrefOffset + 1) / 8));
+  const data: number[] = [];
+  for (const n of nums) {
+    const { offset, gen } = writer.offsets.get(n)!;
+    data.push(1);
+    for (let k = w1 - 1; k >= 0; k -= 1) data.push(Math.floor(offset / 256 ** k) % 256);
+    data.push((gen >> 8) & 0xff, gen & 0xff);
+  }
+  trailer.map.set('Type', new Name('XRef'));
+  trailer.map.set('Size', num + 1);
+  trailer.map.set(
+    'Index',
+    subsections(nums).flatMap(([start, count]) => [start, count]),
+  );
+  trailer.map.set('W', [1, w1, 2]);
+  trailer.map.set('Length', data.length);
+  const body = String.fromCharCode(...data);
+  writer.emit(
+    `${num} 0 obj\n${writeValue(trailer)}\nstream\n${body}\nendstream\nendobj\nstartxref\n${xrefOffset}\n%%EOF\n`,
+  );
+}
+
 /** The incremental update drawing `line` at the foot of page 1: the bytes to append after `bytes`. */
 export function stampUpdate(bytes: Uint8Array, line: string, inflate: Inflate): Uint8Array {
   const { reader, page } = read(bytes, inflate);
   const declared = reader.trailer.get('Size');
   let next = typeof declared === 'number' ? declared : 0;
   for (const num of reader.entries.keys()) if (num >= next) next = num + 1;
-  const fontRef = new Ref(next, 0);
-  const openRef = new Ref(next + 1, 0);
-  const stampRef = new Ref(next + 2, 0);
-  const xrefStreamNum = next + 3;
+  const refs = { font: new Ref(next, 0), open: new Ref(next + 1, 0), stamp: new Ref(next + 2, 0) };
 
-  // Page 1's fonts, its own copy, with the licence font under a name it does not use yet.
-  const fontsValue = page.resources.get('Font');
-  const fonts = new Dict(new Map(fontsValue === undefined ? [] : reader.dict(fontsValue, 'the page fonts').map));
-  let key = FONT_KEY;
-  for (let i = 1; fonts.map.has(key); i += 1) key = `${FONT_KEY}${i}`;
-  fonts.map.set(key, fontRef);
-  const resources = new Dict(new Map(page.resources.map));
-  resources.map.set('Font', fonts);
-  const pageDict = new Dict(new Map(page.dict.map));
-  pageDict.map.set('Resources', resources);
-  pageDict.map.set('Contents', [openRef, ...page.contents, stampRef]);
+  const { dict, key } = stampedPage(reader, page, refs);
+  const draw = drawing(page, line, key);
+  const writer = new UpdateWriter(bytes);
+  writer.object(refs.font.num, 0, '<</Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding>>');
+  writer.object(refs.open.num, 0, streamBody('q\n'));
+  writer.object(refs.stamp.num, 0, streamBody(draw));
+  writer.object(page.ref.num, page.gen, writeValue(dict));
 
-  const [x0, y0, x1, y1] = page.box;
-  const shownWidth = page.rotate % 180 === 0 ? x1 - x0 : y1 - y0;
-  const codes = winAnsiBytes(line);
-  const fontSize = Math.max(6, Math.min(9, (shownWidth - 36) / Math.max(1, helveticaWidth(codes))));
-  const matrix = shownToPage(page.box, page.rotate).map(writeNumber).join(' ');
-  const drawing =
-    `Q\nq\n${matrix} cm\nBT\n0.25 g\n${writeName(key)} ${writeNumber(fontSize)} Tf\n` +
-    `18 12 Td\n${literalString(codes)} Tj\nET\nQ\n`;
-
-  const parts: string[] = [];
-  const offsets = new Map<number, { offset: number; gen: number }>();
-  let position = bytes.length;
-  const last = bytes[bytes.length - 1];
-  const emit = (text: string) => {
-    parts.push(text);
-    position += text.length;
-  };
-  if (last !== 10 && last !== 13) emit('\n');
-  const object = (num: number, gen: number, body: string) => {
-    offsets.set(num, { offset: position, gen });
-    emit(`${num} ${gen} obj\n${body}\nendobj\n`);
-  };
-  const stream = (content: string) => `<</Length ${content.length}>>\nstream\n${content}\nendstream`;
-
-  object(fontRef.num, 0, '<</Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding>>');
-  object(openRef.num, 0, stream('q\n'));
-  object(stampRef.num, 0, stream(drawing));
-  object(page.ref.num, page.gen, writeValue(pageDict));
-
-  const trailer = new Dict();
-  for (const name of ['Root', 'Info']) {
-    const value = reader.trailer.get(name);
-    if (value !== undefined) trailer.map.set(name, value);
-  }
-  // The file's identifier keeps its first string and gets a new second one, as the format asks
-  // of an update (ISO 32000-1, 14.4).
-  const id = reader.trailer.get('ID');
-  if (Array.isArray(id) && id[0] instanceof Str) {
-    trailer.map.set('ID', [id[0], new Str(updateId(`${bytes.length} ${line} ${drawing}`))]);
-  }
-  trailer.map.set('Prev', reader.lastSection.offset);
-
-  if (reader.lastSection.form === 'table') {
-    trailer.map.set('Size', stampRef.num + 1);
-    const xrefOffset = position;
-    emit(`xref\n${xrefTable(offsets)}trailer\n${writeValue(trailer)}\nstartxref\n${xrefOffset}\n%%EOF\n`);
-  } else {
-    const xrefOffset = position;
-    offsets.set(xrefStreamNum, { offset: xrefOffset, gen: 0 });
-    const nums = [...offsets.keys()].sort((a, b) => a - b);
-    const w1 = Math.max(1, Math.ceil(Math.log2(xrefOffset + 1) / 8));
-    const data: number[] = [];
-    for (const num of nums) {
-      const { offset, gen } = offsets.get(num)!;
-      data.push(1);
-      for (let k = w1 - 1; k >= 0; k -= 1) data.push(Math.floor(offset / 256 ** k) % 256);
-      data.push((gen >> 8) & 0xff, gen & 0xff);
-    }
-    trailer.map.set('Type', new Name('XRef'));
-    trailer.map.set('Size', xrefStreamNum + 1);
-    trailer.map.set(
-      'Index',
-      subsections(nums).flatMap(([start, count]) => [start, count]),
-    );
-    trailer.map.set('W', [1, w1, 2]);
-    trailer.map.set('Length', data.length);
-    const body = String.fromCharCode(...data);
-    emit(
-      `${xrefStreamNum} 0 obj\n${writeValue(trailer)}\nstream\n${body}\nendstream\nendobj\nstartxref\n${xrefOffset}\n%%EOF\n`,
-    );
-  }
-
-  const out = new Uint8Array(position - bytes.length);
-  let at = 0;
-  for (const part of parts) {
-    for (let i = 0; i < part.length; i += 1) out[at++] = part.charCodeAt(i);
-  }
-  return out;
+  const trailer = updateTrailer(reader, `${bytes.length} ${line} ${draw}`);
+  if (reader.lastSection.form === 'table') writeXrefTable(writer, trailer, refs.stamp.num + 1);
+  else writeXrefStream(writer, trailer, refs.stamp.num + 1);
+  return writer.bytes();
 }
 
 /** 16 bytes that differ with the update (FNV-1a, four seeds): an identifier, not a secret. */
