@@ -20,9 +20,9 @@ export const EXPIRY_SCHEDULE_PATH = '/functions/v1/download/expire';
 /** pg_cron's daily `17 3 * * *`, as an interval from the stand-in's start. */
 export const EXPIRY_EVERY_MS = 86_400_000;
 
-/** The job's condition (as the migration's): an invitation claim_due_invitations would take. */
+/** The job's condition (as migration 20261128030000's): an invitation claim_due_invitations would take. */
 const WAITING_SQL = `select exists (select 1 from public.buyer_invitations
-  where status = 'pending' or (status = 'failed' and attempts < 5)
+  where (status = 'pending' and (attempts = 0 or next_attempt_at is null or next_attempt_at <= now()))
      or (status = 'sending' and claimed_at < now() - interval '10 minutes')) as waiting`;
 
 /**
