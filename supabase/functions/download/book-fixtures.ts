@@ -295,117 +295,142 @@ export function bookFacts(spec: Omit<BookSpec, 'font'>) {
 const DEFAULT_MEDIA_BOX: Box = [0, 0, 432, 648];
 const box = (b: Box) => `[${b.join(' ')}]`;
 
-/** The book's objects, numbered, and what the writers need to know about them. */
-function buildBook(spec: BookSpec) {
-  const fanout = Math.max(2, spec.fanout ?? 10);
+type Facts = ReturnType<typeof bookFacts>;
+
+/** What every part of the book is built from, and the list its objects are added to, in the file's order. */
+type Plan = {
+  spec: BookSpec;
+  facts: Facts;
+  mediaBox: Box;
+  pageCount: number;
+  fanout: number;
+  /** The 0-based page each chapter starts on. */
+  chapterStarts: number[];
+  slots: Slot[];
+  /** Adds an object to `slots` (its number is its place there, unless linearized). */
+  slot: (make: (at: number) => Body, firstPage?: boolean) => Slot;
+};
+
+function planBook(spec: BookSpec): Plan {
   const facts = bookFacts(spec);
-  const mediaBox = spec.mediaBox ?? DEFAULT_MEDIA_BOX;
-  const [x0, y0, x1, y1] = mediaBox;
   const pageCount = Math.max(1, spec.pages);
-  const chapterStarts = facts.outline.map((_, c) => Math.floor((c * pageCount) / facts.outline.length));
-  const id0 = hex(randomBytes(16, facts.title.length * 31 + pageCount));
-
   const slots: Slot[] = [];
-  const slot = (make: (at: number) => Body, firstPage = false) => {
-    const s = new Slot(make, firstPage);
-    slots.push(s);
-    return s;
+  return {
+    spec,
+    facts,
+    mediaBox: spec.mediaBox ?? DEFAULT_MEDIA_BOX,
+    pageCount,
+    fanout: Math.max(2, spec.fanout ?? 10),
+    chapterStarts: facts.outline.map((_, c) => Math.floor((c * pageCount) / facts.outline.length)),
+    slots,
+    slot: (make, firstPage = false) => {
+      const s = new Slot(make, firstPage);
+      slots.push(s);
+      return s;
+    },
   };
+}
 
-  /** The text of page `n` (0-based) as content operators, scaled by `k` (page1LeavesState draws at half size under a 2x matrix). */
-  function pageOps(n: number, k = 1): string[] {
-    const next = random(n + 7);
-    const left = x0 + 54;
-    const top = y1 - 58;
-    const ops: string[] = [];
-    const s = (v: number) => +(v * k).toFixed(2);
-    if (n === 0) {
-      ops.push(`BT /F1 ${s(24)} Tf ${s(left)} ${s(top - 40)} Td ${literal(facts.title.slice(0, 30))} Tj ET`);
-      ops.push(`BT /F1 ${s(14)} Tf ${s(left)} ${s(top - 80)} Td ${literal(facts.author)} Tj ET`);
-    } else {
-      const chapter = chapterStarts.indexOf(n);
-      if (chapter >= 0)
-        ops.push(`BT /F1 ${s(18)} Tf ${s(left)} ${s(top)} Td ${literal(`Chapter ${chapter + 1}`)} Tj ET`);
-    }
-    const lines = n === 0 ? 12 : 36;
-    const start = n === 0 ? top - 140 : top - 30;
-    ops.push(`BT /F1 ${s(10)} Tf ${s(left)} ${s(start)} Td ${literal(proseLine(next))} Tj`);
-    for (let i = 1; i < lines; i += 1) ops.push(`0 ${s(-13)} Td ${literal(proseLine(next))} Tj`);
-    ops.push('ET');
-    ops.push(`BT /F1 ${s(9)} Tf ${s((x0 + x1) / 2 - 8)} ${s(y0 + 30)} Td ${literal(String(n + 1))} Tj ET`);
-    return ops;
+/** The text of page `n` (0-based) as content operators, scaled by `k` (page1LeavesState draws at half size under a 2x matrix). */
+function pageOps(plan: Plan, n: number, k = 1): string[] {
+  const { facts, chapterStarts } = plan;
+  const [x0, y0, x1, y1] = plan.mediaBox;
+  const next = random(n + 7);
+  const left = x0 + 54;
+  const top = y1 - 58;
+  const ops: string[] = [];
+  const s = (v: number) => +(v * k).toFixed(2);
+  if (n === 0) {
+    ops.push(`BT /F1 ${s(24)} Tf ${s(left)} ${s(top - 40)} Td ${literal(facts.title.slice(0, 30))} Tj ET`);
+    ops.push(`BT /F1 ${s(14)} Tf ${s(left)} ${s(top - 80)} Td ${literal(facts.author)} Tj ET`);
+  } else {
+    const chapter = chapterStarts.indexOf(n);
+    if (chapter >= 0) ops.push(`BT /F1 ${s(18)} Tf ${s(left)} ${s(top)} Td ${literal(`Chapter ${chapter + 1}`)} Tj ET`);
   }
+  const lines = n === 0 ? 12 : 36;
+  const start = n === 0 ? top - 140 : top - 30;
+  ops.push(`BT /F1 ${s(10)} Tf ${s(left)} ${s(start)} Td ${literal(proseLine(next))} Tj`);
+  for (let i = 1; i < lines; i += 1) ops.push(`0 ${s(-13)} Td ${literal(proseLine(next))} Tj`);
+  ops.push('ET');
+  ops.push(`BT /F1 ${s(9)} Tf ${s((x0 + x1) / 2 - 8)} ${s(y0 + 30)} Td ${literal(String(n + 1))} Tj ET`);
+  return ops;
+}
 
-  const flate = (text: string) => zlibSync(latin1(text), { level: 6 });
-  const contentStream = (text: string): StreamBody => ({ dict: '/Filter /FlateDecode', data: flate(text) });
+const flate = (text: string) => zlibSync(latin1(text), { level: 6 });
+const contentStream = (text: string): StreamBody => ({ dict: '/Filter /FlateDecode', data: flate(text) });
 
-  /** Page 1's content, split into `parts` streams at token boundaries (mid-BT, as producers do). */
-  function page1Parts(parts: number, note?: string): string[] {
-    const leaves = spec.page1LeavesState === true;
-    const ops = pageOps(0, leaves ? 0.5 : 1);
-    if (note)
-      ops.push(`BT /F1 ${leaves ? 5 : 10} Tf ${leaves ? 27 : 54} ${leaves ? 100 : 200} Td ${literal(note)} Tj ET`);
-    if (leaves) {
-      ops.unshift('2 0 0 2 0 0 cm 0.2 g 3 w');
-      ops.push('BT 3 Tr ET');
-    }
-    if (parts <= 1) return [ops.join('\n')];
-    const cut1 = Math.floor(ops.length / 3);
-    const cut2 = Math.floor((2 * ops.length) / 3);
-    return [ops.slice(0, cut1), ops.slice(cut1, cut2), ops.slice(cut2)].map((p) => p.join('\n'));
+/** Page 1's content, split into `parts` streams at token boundaries (mid-BT, as producers do). */
+function page1Parts(plan: Plan, parts: number, note?: string): string[] {
+  const leaves = plan.spec.page1LeavesState === true;
+  const ops = pageOps(plan, 0, leaves ? 0.5 : 1);
+  if (note)
+    ops.push(`BT /F1 ${leaves ? 5 : 10} Tf ${leaves ? 27 : 54} ${leaves ? 100 : 200} Td ${literal(note)} Tj ET`);
+  if (leaves) {
+    ops.unshift('2 0 0 2 0 0 cm 0.2 g 3 w');
+    ops.push('BT 3 Tr ET');
   }
+  if (parts <= 1) return [ops.join('\n')];
+  const cut1 = Math.floor(ops.length / 3);
+  const cut2 = Math.floor((2 * ops.length) / 3);
+  return [ops.slice(0, cut1), ops.slice(cut1, cut2), ops.slice(cut2)].map((p) => p.join('\n'));
+}
 
-  // Shared resources: the font, its descriptor and file.
-  const fontFile = slot(
+/** Shared resources: the font, its descriptor and file, and the resources dictionary the root Pages node holds. */
+function addFont(plan: Plan) {
+  const { spec } = plan;
+  const fontFile = plan.slot(
     () => ({ dict: `/Length1 ${spec.font.length} /Filter /FlateDecode`, data: zlibSync(spec.font, { level: 6 }) }),
     true,
   );
-  const descriptor = slot(
+  const descriptor = plan.slot(
     () =>
       `<< /Type /FontDescriptor /FontName /LiberationSans /Flags 32 /FontBBox [-543 -303 1300 979] /ItalicAngle 0 ` +
       `/Ascent 905 /Descent -212 /CapHeight 729 /XHeight 519 /StemV 80 /FontFile2 ${fontFile.ref} >>`,
     true,
   );
-  const font = slot(
+  const font = plan.slot(
     () =>
       `<< /Type /Font /Subtype /TrueType /BaseFont /LiberationSans /FirstChar 32 /LastChar 126 ` +
       `/Widths [${WIDTHS.join(' ')}] /Encoding /WinAnsiEncoding /FontDescriptor ${descriptor.ref} >>`,
     true,
   );
-  const resources = slot(() => `<< /Font << /F1 ${font.ref} >> /ProcSet [/PDF /Text /ImageB] >>`, true);
+  const resources = plan.slot(() => `<< /Font << /F1 ${font.ref} >> /ProcSet [/PDF /Text /ImageB] >>`, true);
+  return { font, resources };
+}
+
+/** Page 1's own /Resources entry (with its objects, when 'indirect'), or '' when it inherits them. */
+function addPage1Resources(plan: Plan, font: Slot): () => string {
+  const { spec } = plan;
   const page1FontDict =
-    spec.page1Resources === 'indirect' ? slot(() => `<< /F1 ${font.ref} /F2 ${font.ref} >>`, true) : null;
+    spec.page1Resources === 'indirect' ? plan.slot(() => `<< /F1 ${font.ref} /F2 ${font.ref} >>`, true) : null;
   const page1ResourcesObject = page1FontDict
-    ? slot(() => `<< /Font ${page1FontDict.ref} /ProcSet [/PDF /Text] >>`, true)
+    ? plan.slot(() => `<< /Font ${page1FontDict.ref} /ProcSet [/PDF /Text] >>`, true)
     : null;
-  const page1Resources = () =>
+  return () =>
     page1ResourcesObject
       ? ` /Resources ${page1ResourcesObject.ref}`
       : spec.page1Resources === 'direct'
         ? ` /Resources << /Font << /F1 ${font.ref} /F2 ${font.ref} >> /ProcSet [/PDF /Text] >>`
         : '';
+}
 
-  // Pages, their contents and images.
+/** The inheritable attributes `spec` puts at `on`. */
+function inheritable(spec: BookSpec, on: Placement): string {
+  return (
+    `${spec.cropBox?.on === on ? ` /CropBox ${box(spec.cropBox.box)}` : ''}` +
+    `${spec.rotate?.on === on ? ` /Rotate ${spec.rotate.angle}` : ''}`
+  );
+}
+
+/** Page 1 (its parent looked up in `parentOf` when written), its content streams and, if indirect, their array. */
+function addPage1(plan: Plan, parentOf: Map<Slot, Slot>, resources: () => string) {
+  const { spec } = plan;
   const contentsForm = spec.contents ?? 'stream';
   const page1Streams = contentsForm === 'none' ? 0 : contentsForm === 'stream' ? 1 : 3;
-  const page1Content = page1Parts(page1Streams).map((text) => slot(() => contentStream(text), true));
+  const page1Content = page1Parts(plan, page1Streams).map((text) => plan.slot(() => contentStream(text), true));
   const page1Array =
-    contentsForm === 'indirect-array' ? slot(() => `[${page1Content.map((c) => c.ref).join(' ')}]`, true) : null;
-
-  const pages: Slot[] = [];
-  const parentOf = new Map<Slot, Slot>();
-  const withImages = (spec.targetBytes ?? 0) > 0 && pageCount > 1;
-  const inheritable = (on: Placement) =>
-    `${spec.cropBox?.on === on ? ` /CropBox ${box(spec.cropBox.box)}` : ''}` +
-    `${spec.rotate?.on === on ? ` /Rotate ${spec.rotate.angle}` : ''}`;
-
-  function page1Dict(contents: string | null): string {
-    return (
-      `<< /Type /Page /Parent ${parentOf.get(pages[0]!)!.ref}${inheritable('page1')}${page1Resources()}` +
-      `${contents ? ` /Contents ${contents}` : ''} >>`
-    );
-  }
-  const page1ContentsValue = () =>
+    contentsForm === 'indirect-array' ? plan.slot(() => `[${page1Content.map((c) => c.ref).join(' ')}]`, true) : null;
+  const contentsValue = () =>
     page1Array
       ? page1Array.ref
       : page1Content.length === 0
@@ -413,34 +438,50 @@ function buildBook(spec: BookSpec) {
         : page1Content.length === 1
           ? page1Content[0]!.ref
           : `[${page1Content.map((c) => c.ref).join(' ')}]`;
-  pages.push(slot(() => page1Dict(page1ContentsValue()), true));
-
-  for (let n = 1; n < pageCount; n += 1) {
-    const content = slot(() => contentStream(pageOps(n).join('\n')));
-    const image = withImages
-      ? slot((at) => {
-          // Aim at targetBytes * (n + 1) / pages by the end of this page.
-          const aim = ((spec.targetBytes ?? 0) * (n + 1)) / pageCount;
-          const width = 256;
-          const rows = Math.max(1, Math.floor((aim - at - 1500) / width));
-          return {
-            dict: `/Type /XObject /Subtype /Image /Width ${width} /Height ${rows} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`,
-            data: zlibSync(randomBytes(width * rows, n), { level: 0 }),
-          };
-        })
-      : null;
-    const imageContent = image ? slot(() => contentStream(`q 160 0 0 120 ${x0 + 136} ${y0 + 120} cm /Im1 Do Q`)) : null;
-    const page = slot(() => {
-      const own = image
-        ? ` /Resources << /Font << /F1 ${font.ref} >> /XObject << /Im1 ${image.ref} >> /ProcSet [/PDF /Text /ImageB] >>`
-        : '';
-      const contents = imageContent ? `[${imageContent.ref} ${content.ref}]` : content.ref;
-      return `<< /Type /Page /Parent ${parentOf.get(page)!.ref}${own} /Contents ${contents} >>`;
-    });
-    pages.push(page);
+  const page1: Slot = plan.slot(() => page1Dict(contentsValue()), true);
+  function page1Dict(contents: string | null): string {
+    return (
+      `<< /Type /Page /Parent ${parentOf.get(page1)!.ref}${inheritable(spec, 'page1')}${resources()}` +
+      `${contents ? ` /Contents ${contents}` : ''} >>`
+    );
   }
+  return { page1, page1Content, page1Array, page1Dict, contentsForm };
+}
 
-  // The page tree, balanced: Pages nodes of up to `fanout` kids, level by level up to the root.
+/** A filler image for page `n` written at `at`: random grey rows, enough to reach targetBytes * (n + 1) / pages by the end of the page. */
+function fillerImage(plan: Plan, n: number, at: number): StreamBody {
+  const aim = ((plan.spec.targetBytes ?? 0) * (n + 1)) / plan.pageCount;
+  const width = 256;
+  const rows = Math.max(1, Math.floor((aim - at - 1500) / width));
+  return {
+    dict: `/Type /XObject /Subtype /Image /Width ${width} /Height ${rows} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`,
+    data: zlibSync(randomBytes(width * rows, n), { level: 0 }),
+  };
+}
+
+/** Page `n` (0-based, from 1): its text, a filler image and the content that draws it if `withImages`, then the page. */
+function addTextPage(plan: Plan, n: number, font: Slot, parentOf: Map<Slot, Slot>, withImages: boolean): Slot {
+  const [x0, y0] = plan.mediaBox;
+  const content = plan.slot(() => contentStream(pageOps(plan, n).join('\n')));
+  const image = withImages ? plan.slot((at) => fillerImage(plan, n, at)) : null;
+  const imageContent = image
+    ? plan.slot(() => contentStream(`q 160 0 0 120 ${x0 + 136} ${y0 + 120} cm /Im1 Do Q`))
+    : null;
+  const page = plan.slot(() => {
+    const own = image
+      ? ` /Resources << /Font << /F1 ${font.ref} >> /XObject << /Im1 ${image.ref} >> /ProcSet [/PDF /Text /ImageB] >>`
+      : '';
+    const contents = imageContent ? `[${imageContent.ref} ${content.ref}]` : content.ref;
+    return `<< /Type /Page /Parent ${parentOf.get(page)!.ref}${own} /Contents ${contents} >>`;
+  });
+  return page;
+}
+
+/** A balanced page tree of placeholder nodes, bottom level first; each kid's node is set in `parentOf`. */
+type Tree = { nodes: Slot[]; kidsOf: Map<Slot, Slot[]>; countOf: Map<Slot, number>; root: Slot };
+
+/** The page tree, balanced: Pages nodes of up to `fanout` kids, level by level up to the root. */
+function balancedTree(pages: Slot[], fanout: number, parentOf: Map<Slot, Slot>): Tree {
   const nodes: Slot[] = [];
   const kidsOf = new Map<Slot, Slot[]>();
   const countOf = new Map<Slot, number>();
@@ -462,112 +503,161 @@ function buildBook(spec: BookSpec) {
     nodes.push(...up);
     level = up;
   } while (level.length > 1);
-  const root = level[0]!;
+  return { nodes, kidsOf, countOf, root: level[0]! };
+}
+
+/**
+ * The Pages nodes' objects: the root holds the /MediaBox, the shared /Resources and what
+ * `spec` puts on it, page 1's parent what `spec` puts there. The tree's nodes were
+ * placeholders while it was built; afterwards `parentOf` gives each page its node's object.
+ */
+function addPageTree(plan: Plan, pages: Slot[], parentOf: Map<Slot, Slot>, resources: Slot) {
+  const { spec, mediaBox } = plan;
+  const tree = balancedTree(pages, plan.fanout, parentOf);
   const page1Parent = parentOf.get(pages[0]!)!;
-  const treeSlots = nodes.map((node) => {
-    const made = slot(
+  const slotOf = new Map<Slot, Slot>();
+  const attrs = (node: Slot) =>
+    node === tree.root
+      ? ` /MediaBox ${box(mediaBox)} /Resources ${resources.ref}${inheritable(spec, 'root')}`
+      : node === page1Parent
+        ? inheritable(spec, 'parent')
+        : '';
+  for (const node of tree.nodes) {
+    const made = plan.slot(
       () => {
         const parent = parentOf.get(node);
-        const attrs =
-          node === root
-            ? ` /MediaBox ${box(mediaBox)} /Resources ${resources.ref}${inheritable('root')}`
-            : node === page1Parent
-              ? inheritable('parent')
-              : '';
+        const kids = tree.kidsOf.get(node)!.map((kid) => (slotOf.get(kid) ?? kid).ref);
         return (
           `<< /Type /Pages${parent ? ` /Parent ${slotOf.get(parent)!.ref}` : ''}` +
-          ` /Kids [${kidsOf
-            .get(node)!
-            .map((kid) => (slotOf.get(kid) ?? kid).ref)
-            .join(' ')}] /Count ${countOf.get(node)}${attrs} >>`
+          ` /Kids [${kids.join(' ')}] /Count ${tree.countOf.get(node)}${attrs(node)} >>`
         );
       },
-      node === root || node === page1Parent,
+      node === tree.root || node === page1Parent,
     );
-    return [node, made] as const;
-  });
-  // Nodes were placeholders while the tree was built; the slots written are these.
-  const slotOf = new Map<Slot, Slot>(treeSlots);
+    slotOf.set(node, made);
+  }
   for (const page of pages) {
     const parent = parentOf.get(page)!;
     parentOf.set(page, slotOf.get(parent)!);
   }
-  const pagesRoot = slotOf.get(root)!;
+  return { pagesRoot: slotOf.get(tree.root)!, treeSlots: tree.nodes.map((node) => slotOf.get(node)!) };
+}
 
-  // The outline: chapters (odd ones closed, /Count negative) with sections.
-  const outlineRoot = facts.outline.length > 0 ? slot(() => '', true) : null;
+/** An outline item's /Prev and /Next among `siblings`. */
+function siblingLinks(siblings: Slot[], i: number): string {
+  return `${i > 0 ? ` /Prev ${siblings[i - 1]!.ref}` : ''}${i < siblings.length - 1 ? ` /Next ${siblings[i + 1]!.ref}` : ''}`;
+}
+
+/** The page section `s` of chapter `c` points to: spread evenly over the chapter's pages. */
+function sectionPage(plan: Plan, c: number, s: number): number {
+  const { chapterStarts, pageCount } = plan;
+  const first = chapterStarts[c]!;
+  const end = c + 1 < chapterStarts.length ? chapterStarts[c + 1]! : pageCount;
+  const sections = plan.facts.outline[c]!.items.length;
+  return Math.min(pageCount - 1, first + Math.floor(((s + 1) * (end - first)) / (sections + 1)));
+}
+
+/** Chapter `c`'s outline item (odd chapters closed, /Count negative) and its sections' items, in that order. */
+function addChapter(plan: Plan, pages: Slot[], outlineRoot: Slot, chapterSlots: Slot[], c: number): Slot[] {
+  const chapter = plan.facts.outline[c]!;
+  const sections = chapter.items;
+  const open = c % 2 === 0;
+  const me: Slot = plan.slot(() => {
+    const target = pages[plan.chapterStarts[c]!]!;
+    return (
+      `<< /Title ${pdfString(chapter.title)} /Parent ${outlineRoot.ref}${siblingLinks(chapterSlots, c)}` +
+      `${sections.length ? ` /First ${made[0]!.ref} /Last ${made[made.length - 1]!.ref} /Count ${open ? sections.length : -sections.length}` : ''}` +
+      ` /Dest [${target.ref} /XYZ null null null] >>`
+    );
+  }, true);
+  const made: Slot[] = sections.map((section, s) =>
+    plan.slot((): string => {
+      const target = pages[sectionPage(plan, c, s)]!;
+      return (
+        `<< /Title ${pdfString(section.title)} /Parent ${me.ref}${siblingLinks(made, s)}` +
+        ` /Dest [${target.ref} /Fit] >>`
+      );
+    }, true),
+  );
+  return [me, ...made];
+}
+
+/** The outline: chapters (odd ones closed, /Count negative) with sections; none if the book has no chapters. */
+function addOutline(plan: Plan, pages: Slot[]) {
+  const { facts } = plan;
+  const outlineRoot = facts.outline.length > 0 ? plan.slot(() => '', true) : null;
   const outlineSlots: Slot[] = [];
   if (outlineRoot) {
-    const chapterSlots = facts.outline.map((chapter, c) => {
-      const sections = chapter.items;
-      const open = c % 2 === 0;
-      const me: Slot = slot(() => {
-        const target = pages[chapterStarts[c]!]!;
-        const siblings = chapterSlots;
-        return (
-          `<< /Title ${pdfString(chapter.title)} /Parent ${outlineRoot.ref}` +
-          `${c > 0 ? ` /Prev ${siblings[c - 1]!.ref}` : ''}${c < siblings.length - 1 ? ` /Next ${siblings[c + 1]!.ref}` : ''}` +
-          `${sections.length ? ` /First ${made[0]!.ref} /Last ${made[made.length - 1]!.ref} /Count ${open ? sections.length : -sections.length}` : ''}` +
-          ` /Dest [${target.ref} /XYZ null null null] >>`
-        );
-      }, true);
-      const made: Slot[] = chapter.items.map((section, s) =>
-        slot((): string => {
-          const first = chapterStarts[c]!;
-          const end = c + 1 < chapterStarts.length ? chapterStarts[c + 1]! : pageCount;
-          const target =
-            pages[Math.min(pageCount - 1, first + Math.floor(((s + 1) * (end - first)) / (chapter.items.length + 1)))]!;
-          return (
-            `<< /Title ${pdfString(section.title)} /Parent ${me.ref}` +
-            `${s > 0 ? ` /Prev ${made[s - 1]!.ref}` : ''}${s < made.length - 1 ? ` /Next ${made[s + 1]!.ref}` : ''}` +
-            ` /Dest [${target.ref} /Fit] >>`
-          );
-        }, true),
-      );
-      outlineSlots.push(me, ...made);
-      return me;
+    const chapterSlots: Slot[] = [];
+    facts.outline.forEach((_, c) => {
+      const items = addChapter(plan, pages, outlineRoot, chapterSlots, c);
+      chapterSlots.push(items[0]!);
+      outlineSlots.push(...items);
     });
     const visible = facts.outline.reduce((sum, chapter, c) => sum + 1 + (c % 2 === 0 ? chapter.items.length : 0), 0);
     outlineRoot.make = () =>
       `<< /Type /Outlines /First ${chapterSlots[0]!.ref} /Last ${chapterSlots[chapterSlots.length - 1]!.ref} /Count ${visible} >>`;
   }
+  return { outlineRoot, outlineSlots };
+}
 
-  const catalog = slot(
+function infoDict(facts: Facts, title: string): string {
+  return (
+    `<< /Title ${pdfString(title)} /Author ${pdfString(facts.author)} /Creator (LaTeX with hyperref)` +
+    ` /Producer (book-fixtures.ts) /CreationDate (D:20260101120000Z) >>`
+  );
+}
+
+/** The catalog, the Info dictionary (the first printing's title) and, if `spec.encrypted`, the /Encrypt dictionary. */
+function addDocument(plan: Plan, pagesRoot: Slot, outlineRoot: Slot | null) {
+  const { spec, facts } = plan;
+  const catalog = plan.slot(
     () =>
       `<< /Type /Catalog /Pages ${pagesRoot.ref}${outlineRoot ? ` /Outlines ${outlineRoot.ref} /PageMode /UseOutlines` : ''} >>`,
     true,
   );
-  const info = slot(() => infoDict(facts.title.replace(/, second printing$/, '')));
-  function infoDict(title: string) {
-    return (
-      `<< /Title ${pdfString(title)} /Author ${pdfString(facts.author)} /Creator (LaTeX with hyperref)` +
-      ` /Producer (book-fixtures.ts) /CreationDate (D:20260101120000Z) >>`
-    );
-  }
+  const info = plan.slot(() => infoDict(facts, facts.title.replace(/, second printing$/, '')));
   const encrypt = spec.encrypted
-    ? slot(
+    ? plan.slot(
         () =>
           `<< /Filter /Standard /V 2 /R 3 /Length 128 /O <${hex(randomBytes(32, 1))}> /U <${hex(randomBytes(32, 2))}> /P -3904 >>`,
       )
     : null;
+  return { catalog, info, encrypt };
+}
 
+/** The book's objects, numbered, and what the writers need to know about them. */
+function buildBook(spec: BookSpec) {
+  const plan = planBook(spec);
+  const { facts, pageCount } = plan;
+  const id0 = hex(randomBytes(16, facts.title.length * 31 + pageCount));
+  const { font, resources } = addFont(plan);
+  const page1Resources = addPage1Resources(plan, font);
+  const parentOf = new Map<Slot, Slot>();
+  const { page1, page1Content, page1Array, page1Dict, contentsForm } = addPage1(plan, parentOf, page1Resources);
+  const withImages = (spec.targetBytes ?? 0) > 0 && pageCount > 1;
+  const pages = [page1];
+  for (let n = 1; n < pageCount; n += 1) pages.push(addTextPage(plan, n, font, parentOf, withImages));
+  const { pagesRoot, treeSlots } = addPageTree(plan, pages, parentOf, resources);
+  const { outlineRoot, outlineSlots } = addOutline(plan, pages);
+  const { catalog, info, encrypt } = addDocument(plan, pagesRoot, outlineRoot);
   return {
     spec,
     facts,
-    slots,
+    slots: plan.slots,
     catalog,
     info,
-    infoDict,
+    infoDict: (title: string) => infoDict(facts, title),
     encrypt,
     pages,
     pagesRoot,
-    treeSlots: treeSlots.map(([, made]) => made),
+    treeSlots,
     outlineSlots,
     outlineRoot,
     page1Content,
     page1Array,
     page1Dict,
-    page1Parts,
+    page1Parts: (parts: number, note?: string) => page1Parts(plan, parts, note),
     contentStream,
     contentsForm,
     id0,

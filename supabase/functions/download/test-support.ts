@@ -318,20 +318,108 @@ function streamAt(bytes: Uint8Array, offset: number) {
   return { num: Number(open[1]), gen: Number(open[2]), dict, data };
 }
 
+type XrefEntries = Map<number, XrefEntry>;
+
 /**
- * Reads the cross-reference chain from the last startxref as a strict reader would (each
- * section, its /XRefStm, then its /Prev; the newest entry for a number wins) and checks every
- * entry in use: a type 1 entry's offset must start "<num> <gen> obj", a type 2 entry's object
- * stream must list the number at its index. Returns the problems (none: every object is where
- * the file says). A reader like pdf.js would rebuild a broken table silently; this does not.
+ * A classic cross-reference table's entries, added to `entries` for numbers not yet there (the
+ * newest entry wins), and its trailer; null when it has none. A malformed entry ends the table.
  */
-export function xrefProblems(bytes: Uint8Array): string[] {
-  const problems: string[] = [];
-  const tail = latin1Text(bytes, bytes.length - 1024, bytes.length);
-  const last = /startxref\s+(\d+)\s+%%EOF[\s\0]*$/.exec(tail);
-  if (!last) return ['no startxref and %%EOF at the end'];
-  const entries = new Map<number, XrefEntry>();
-  const queue = [Number(last[1])];
+function readXrefTable(
+  bytes: Uint8Array,
+  offset: number,
+  section: number,
+  entries: XrefEntries,
+  problems: string[],
+): string | null {
+  const text = latin1Text(bytes, offset, bytes.length);
+  const at = text.indexOf('trailer');
+  if (at < 0) {
+    problems.push(`the table at ${offset} has no trailer`);
+    return null;
+  }
+  const tokens = text.slice(4, at).trim().split(/\s+/);
+  for (let i = 0; i < tokens.length;) {
+    const first = Number(tokens[i]);
+    const count = Number(tokens[i + 1]);
+    i += 2;
+    for (let k = 0; k < count; k += 1, i += 3) {
+      const [off, gen, kind] = [Number(tokens[i]), Number(tokens[i + 1]), tokens[i + 2]];
+      if (kind !== 'n' && kind !== 'f') {
+        problems.push(`the table at ${offset}: entry ${first + k} is ${tokens.slice(i, i + 3).join(' ')}`);
+        i = tokens.length;
+        break;
+      }
+      if (!entries.has(first + k)) entries.set(first + k, { type: kind === 'n' ? 1 : 0, a: off, b: gen, section });
+    }
+  }
+  const end = text.indexOf('startxref', at);
+  return text.slice(at, end >= 0 ? end : at + 4096);
+}
+
+/** A cross-reference stream's rows (by its /W and /Index), added to `entries` for numbers not yet there. */
+function addXrefStreamEntries(
+  stream: ReturnType<typeof streamAt>,
+  offset: number,
+  section: number,
+  entries: XrefEntries,
+  problems: string[],
+) {
+  const w = (/\/W\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(stream.dict) ?? []).slice(1).map(Number);
+  const size = Number(/\/Size\s+(\d+)/.exec(stream.dict)?.[1]);
+  const index = (/\/Index\s*\[([^\]]*)\]/.exec(stream.dict)?.[1] ?? `0 ${size}`).trim().split(/\s+/).map(Number);
+  const width = w[0]! + w[1]! + w[2]!;
+  let row = 0;
+  const field = (r: number, from: number, n: number, fallback: number) => {
+    if (n === 0) return fallback;
+    let v = 0;
+    for (let i = 0; i < n; i += 1) v = v * 256 + stream.data[r * width + from + i]!;
+    return v;
+  };
+  for (let p = 0; p + 1 < index.length; p += 2) {
+    for (let k = 0; k < index[p + 1]!; k += 1, row += 1) {
+      if ((row + 1) * width > stream.data.length) {
+        problems.push(`the xref stream at ${offset} is shorter than its /Index`);
+        break;
+      }
+      const type = field(row, 0, w[0]!, 1) as 0 | 1 | 2;
+      const num = index[p]! + k;
+      if (!entries.has(num))
+        entries.set(num, { type, a: field(row, w[0]!, w[1]!, 0), b: field(row, w[0]! + w[1]!, w[2]!, 0), section });
+    }
+  }
+}
+
+/** A cross-reference stream's entries, added to `entries`, and its dictionary (its trailer); null when `offset` holds none. */
+function readXrefStream(
+  bytes: Uint8Array,
+  offset: number,
+  section: number,
+  entries: XrefEntries,
+  problems: string[],
+): string | null {
+  let stream;
+  try {
+    stream = streamAt(bytes, offset);
+  } catch (error) {
+    problems.push(`startxref or /Prev ${offset} is neither "xref" nor a readable stream: ${String(error)}`);
+    return null;
+  }
+  if (!/\/Type\s*\/XRef\b/.test(stream.dict)) {
+    problems.push(`the object at ${offset} is not a cross-reference stream`);
+    return null;
+  }
+  addXrefStreamEntries(stream, offset, section, entries, problems);
+  return stream.dict;
+}
+
+/**
+ * Follows the chain from `startxref` (each section, its /XRefStm, then its /Prev), stopping at
+ * the first section it cannot read or one it has read before. Returns the newest entry for each
+ * number and the newest section's trailer.
+ */
+function readXrefChain(bytes: Uint8Array, startxref: number, problems: string[]) {
+  const entries: XrefEntries = new Map();
+  const queue = [startxref];
   const visited = new Set<number>();
   let section = 0;
   let newestTrailer = '';
@@ -343,77 +431,35 @@ export function xrefProblems(bytes: Uint8Array): string[] {
     }
     visited.add(offset);
     section += 1;
-    const head = latin1Text(bytes, offset, offset + 16);
-    let trailer: string;
-    if (head.startsWith('xref')) {
-      const text = latin1Text(bytes, offset, bytes.length);
-      const at = text.indexOf('trailer');
-      if (at < 0) {
-        problems.push(`the table at ${offset} has no trailer`);
-        break;
-      }
-      const body = text.slice(4, at);
-      const tokens = body.trim().split(/\s+/);
-      for (let i = 0; i < tokens.length;) {
-        const first = Number(tokens[i]);
-        const count = Number(tokens[i + 1]);
-        i += 2;
-        for (let k = 0; k < count; k += 1, i += 3) {
-          const [off, gen, kind] = [Number(tokens[i]), Number(tokens[i + 1]), tokens[i + 2]];
-          if (kind !== 'n' && kind !== 'f') {
-            problems.push(`the table at ${offset}: entry ${first + k} is ${tokens.slice(i, i + 3).join(' ')}`);
-            i = tokens.length;
-            break;
-          }
-          if (!entries.has(first + k)) entries.set(first + k, { type: kind === 'n' ? 1 : 0, a: off, b: gen, section });
-        }
-      }
-      trailer = text.slice(at, text.indexOf('startxref', at) >= 0 ? text.indexOf('startxref', at) : at + 4096);
-      const xrefStm = /\/XRefStm\s+(\d+)/.exec(trailer);
-      if (xrefStm) queue.unshift(Number(xrefStm[1]));
-    } else {
-      let stream;
-      try {
-        stream = streamAt(bytes, offset);
-      } catch (error) {
-        problems.push(`startxref or /Prev ${offset} is neither "xref" nor a readable stream: ${String(error)}`);
-        break;
-      }
-      if (!/\/Type\s*\/XRef\b/.test(stream.dict)) {
-        problems.push(`the object at ${offset} is not a cross-reference stream`);
-        break;
-      }
-      trailer = stream.dict;
-      const w = (/\/W\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(stream.dict) ?? []).slice(1).map(Number);
-      const size = Number(/\/Size\s+(\d+)/.exec(stream.dict)?.[1]);
-      const index = (/\/Index\s*\[([^\]]*)\]/.exec(stream.dict)?.[1] ?? `0 ${size}`).trim().split(/\s+/).map(Number);
-      const width = w[0]! + w[1]! + w[2]!;
-      let row = 0;
-      const field = (r: number, from: number, n: number, fallback: number) => {
-        if (n === 0) return fallback;
-        let v = 0;
-        for (let i = 0; i < n; i += 1) v = v * 256 + stream.data[r * width + from + i]!;
-        return v;
-      };
-      for (let p = 0; p + 1 < index.length; p += 2) {
-        for (let k = 0; k < index[p + 1]!; k += 1, row += 1) {
-          if ((row + 1) * width > stream.data.length) {
-            problems.push(`the xref stream at ${offset} is shorter than its /Index`);
-            break;
-          }
-          const type = field(row, 0, w[0]!, 1) as 0 | 1 | 2;
-          const num = index[p]! + k;
-          if (!entries.has(num))
-            entries.set(num, { type, a: field(row, w[0]!, w[1]!, 0), b: field(row, w[0]! + w[1]!, w[2]!, 0), section });
-        }
-      }
-    }
+    const table = latin1Text(bytes, offset, offset + 16).startsWith('xref');
+    const read = table ? readXrefTable : readXrefStream;
+    const trailer = read(bytes, offset, section, entries, problems);
+    if (trailer === null) break;
+    const xrefStm = table ? /\/XRefStm\s+(\d+)/.exec(trailer) : null;
+    if (xrefStm) queue.unshift(Number(xrefStm[1]));
     if (section === 1) newestTrailer = trailer;
     const prev = /\/Prev\s+(\d+)/.exec(trailer);
     if (prev) queue.push(Number(prev[1]));
   }
-  if (!/\/Root\s+\d+\s+\d+\s+R/.test(newestTrailer)) problems.push('the newest trailer has no /Root');
-  const size = Number(/\/Size\s+(\d+)/.exec(newestTrailer)?.[1] ?? NaN);
+  return { entries, newestTrailer };
+}
+
+/** The object numbers object stream `num` (at `offset`) lists, in order; none, and a problem, if it cannot be read. */
+function objectStreamNumbers(bytes: Uint8Array, num: number, offset: number, problems: string[]): number[] {
+  try {
+    const stream = streamAt(bytes, offset);
+    const n = Number(/\/N\s+(\d+)/.exec(stream.dict)?.[1]);
+    const first = Number(/\/First\s+(\d+)/.exec(stream.dict)?.[1]);
+    const header = latin1Text(stream.data, 0, first).trim().split(/\s+/).map(Number);
+    return Array.from({ length: n }, (_, i) => header[2 * i]!);
+  } catch (error) {
+    problems.push(`object stream ${num}: ${String(error)}`);
+    return [];
+  }
+}
+
+/** Checks each entry in use: a type 1 entry's offset starts "<num> <gen> obj", a type 2 entry's object stream lists it at its index. */
+function checkXrefEntries(bytes: Uint8Array, entries: XrefEntries, size: number, problems: string[]) {
   const objectStreams = new Map<number, number[]>();
   for (const [num, entry] of entries) {
     if (num >= size) problems.push(`object ${num} is listed but the newest /Size is ${size}`);
@@ -432,21 +478,30 @@ export function xrefProblems(bytes: Uint8Array): string[] {
       }
       let listed = objectStreams.get(entry.a);
       if (!listed) {
-        try {
-          const stream = streamAt(bytes, holder.a);
-          const n = Number(/\/N\s+(\d+)/.exec(stream.dict)?.[1]);
-          const first = Number(/\/First\s+(\d+)/.exec(stream.dict)?.[1]);
-          const header = latin1Text(stream.data, 0, first).trim().split(/\s+/).map(Number);
-          listed = Array.from({ length: n }, (_, i) => header[2 * i]!);
-        } catch (error) {
-          problems.push(`object stream ${entry.a}: ${String(error)}`);
-          listed = [];
-        }
+        listed = objectStreamNumbers(bytes, entry.a, holder.a, problems);
         objectStreams.set(entry.a, listed);
       }
       if (listed[entry.b] !== num)
         problems.push(`object ${num}: object stream ${entry.a} has ${listed[entry.b]} at index ${entry.b}`);
     }
   }
+}
+
+/**
+ * Reads the cross-reference chain from the last startxref as a strict reader would (each
+ * section, its /XRefStm, then its /Prev; the newest entry for a number wins) and checks every
+ * entry in use: a type 1 entry's offset must start "<num> <gen> obj", a type 2 entry's object
+ * stream must list the number at its index. Returns the problems (none: every object is where
+ * the file says). A reader like pdf.js would rebuild a broken table silently; this does not.
+ */
+export function xrefProblems(bytes: Uint8Array): string[] {
+  const problems: string[] = [];
+  const tail = latin1Text(bytes, bytes.length - 1024, bytes.length);
+  const last = /startxref\s+(\d+)\s+%%EOF[\s\0]*$/.exec(tail);
+  if (!last) return ['no startxref and %%EOF at the end'];
+  const { entries, newestTrailer } = readXrefChain(bytes, Number(last[1]), problems);
+  if (!/\/Root\s+\d+\s+\d+\s+R/.test(newestTrailer)) problems.push('the newest trailer has no /Root');
+  const size = Number(/\/Size\s+(\d+)/.exec(newestTrailer)?.[1] ?? NaN);
+  checkXrefEntries(bytes, entries, size, problems);
   return problems;
 }
