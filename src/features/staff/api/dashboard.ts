@@ -12,7 +12,11 @@ export const dashboardKeys = {
 const REFRESH_MS = 60_000;
 
 export async function getDashboard(): Promise<StaffDashboard> {
-  return parseDashboard(await callStaffRpc('staff_dashboard', {}));
+  const [figures, mailStatus] = await Promise.all([
+    callStaffRpc('staff_dashboard', {}),
+    callStaffRpc('staff_mail_status', {}),
+  ]);
+  return parseDashboard(figures, mailStatus);
 }
 
 export function dashboardQueryOptions() {

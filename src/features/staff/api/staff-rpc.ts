@@ -38,7 +38,8 @@ type StaffFunction =
   | 'staff_catalog'
   | 'staff_save_product'
   | 'staff_map_provider_id'
-  | 'staff_dashboard';
+  | 'staff_dashboard'
+  | 'staff_mail_status';
 type StaffArgs<F extends StaffFunction> = Database['public']['Functions'][F]['Args'];
 
 /**

@@ -7,6 +7,7 @@ import { DashboardView } from './dashboard-view';
 const dashboard = (
   topFiles: StaffDashboard['top_files'],
   unstampable: StaffDashboard['unstampable_files'] = [],
+  mailStatus: StaffDashboard['mail_status'] = { invites_via_auth: false, since: null, last_seen: null },
 ): StaffDashboard => ({
   time_zone: 'America/New_York',
   today: '2026-11-26',
@@ -16,6 +17,7 @@ const dashboard = (
   unmatched_sales: 0,
   top_files: topFiles,
   unstampable_files: unstampable,
+  mail_status: mailStatus,
 });
 
 function renderReady(data: StaffDashboard) {
@@ -107,5 +109,39 @@ describe('DashboardView: files members cannot download', () => {
     renderReady(dashboard([]));
     const attention = screen.getByRole('region', { name: 'Needs attention' });
     expect(within(attention).queryByRole('heading', { name: /Files members can't download/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('DashboardView: invitations through Auth', () => {
+  const notice = () =>
+    within(screen.getByRole('region', { name: 'Needs attention' })).queryByRole('heading', {
+      name: "Invitations go out through Supabase Auth's e-mail",
+    });
+
+  it('says so under Needs attention, since when, and gives the step that fixes it', () => {
+    renderReady(
+      dashboard([], [], {
+        invites_via_auth: true,
+        since: '2026-11-20T09:00:00Z',
+        last_seen: '2026-11-26T14:30:00Z',
+      }),
+    );
+    const heading = notice();
+    expect(heading).toBeInTheDocument();
+    const box = heading!.parentElement!;
+    expect(box).toHaveTextContent('Since 20 Nov 2026, 09:00 UTC.');
+    expect(box).toHaveTextContent('supabase secrets set MAIL_API_KEY=re_… MAIL_FROM=');
+    expect(box).toHaveTextContent('README, “Going live”, step 4');
+    expect(box).toHaveTextContent('As the webhook last reported, 26 Nov 2026, 14:30 UTC.');
+  });
+
+  it('says nothing while invitations go through the mail API', () => {
+    renderReady(dashboard([]));
+    expect(notice()).not.toBeInTheDocument();
+  });
+
+  it('says nothing before the webhook first reported', () => {
+    renderReady(dashboard([], [], { invites_via_auth: null, since: null, last_seen: null }));
+    expect(notice()).not.toBeInTheDocument();
   });
 });

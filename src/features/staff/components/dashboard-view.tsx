@@ -14,6 +14,7 @@ import {
   periodLabel,
   type DashboardPeriod,
   type StaffDashboard,
+  type MailStatus,
   type UnstampableFile,
 } from '../lib/dashboard';
 import { formatDateTime } from '../lib/members';
@@ -62,6 +63,7 @@ function Figures({ data, chart }: { data: StaffDashboard } & Pick<DashboardViewP
         waiting={data.waiting_invitations}
         unmatched={data.unmatched_sales}
         unstampable={data.unstampable_files}
+        mailStatus={data.mail_status}
       />
       <section aria-labelledby="sales-title" className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
         <h2 id="sales-title" className="text-navy-900 text-xl font-semibold">
@@ -105,10 +107,12 @@ function Attention({
   waiting,
   unmatched,
   unstampable,
+  mailStatus,
 }: {
   waiting: number;
   unmatched: number;
   unstampable: readonly UnstampableFile[];
+  mailStatus: MailStatus;
 }) {
   return (
     <section aria-label="Needs attention" className="grid gap-4 sm:grid-cols-2">
@@ -120,8 +124,41 @@ function Attention({
         <span className="text-navy-900 block text-3xl font-bold">{unmatched}</span>
         <span className="text-navy-800">Unmatched sales to map to a product</span>
       </Link>
+      {mailStatus.invites_via_auth === true && <InvitesThroughAuth status={mailStatus} />}
       {unstampable.length > 0 && <UnstampableFiles files={unstampable} />}
     </section>
+  );
+}
+
+/**
+ * The purchase webhook has no mail API key, so buyers' invitations go through Auth's e-mail,
+ * which a flood of sign-ups or resets can spend: said, with the step that fixes it.
+ */
+function InvitesThroughAuth({ status }: { status: MailStatus }) {
+  return (
+    <div className="rounded-xl border-l-4 border-red-700 bg-white p-4 shadow-sm sm:col-span-2">
+      <h2 id="mail-path-title" className="text-navy-900 text-xl font-semibold">
+        Invitations go out through Supabase Auth&apos;s e-mail
+      </h2>
+      <p className="text-navy-800 mt-1">
+        The purchase webhook has no mail API key, so each buyer&apos;s &ldquo;Your files are ready&rdquo; shares
+        Auth&apos;s hourly e-mail budget with sign-ups and password resets, and waits when it is spent.
+        {status.since && <> Since {formatDateTime(status.since)}.</>}
+      </p>
+      <p className="text-navy-800 mt-2">
+        To fix it, give the webhook its mail secrets (README, &ldquo;Going live&rdquo;, step 4):
+      </p>
+      <pre className="bg-navy-50 text-navy-900 mt-2 overflow-x-auto rounded-lg p-3 text-sm">
+        <code>
+          supabase secrets set MAIL_API_KEY=re_… MAIL_FROM=&apos;Yes, You Can! &lt;hello@your-domain&gt;&apos;
+        </code>
+      </pre>
+      {status.last_seen && (
+        <p className="mt-2 text-sm text-slate-700">
+          As the webhook last reported, {formatDateTime(status.last_seen)}. It reports again with the next invitation.
+        </p>
+      )}
+    </div>
   );
 }
 

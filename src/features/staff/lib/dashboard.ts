@@ -54,10 +54,22 @@ const dashboardSchema = z.object({
   /** Latest refusal first. */
   unstampable_files: z.array(unstampableFileSchema),
 });
-export type StaffDashboard = z.infer<typeof dashboardSchema>;
+/**
+ * public.staff_mail_status(): whether the purchase webhook last invited buyers through Auth's
+ * e-mail (no MAIL_API_KEY set) rather than the mail API; all null until it first reported.
+ */
+const mailStatusSchema = z.object({
+  invites_via_auth: z.boolean().nullable(),
+  since: z.string().nullable(),
+  last_seen: z.string().nullable(),
+});
+export type MailStatus = z.infer<typeof mailStatusSchema>;
 
-export function parseDashboard(data: unknown): StaffDashboard {
-  return dashboardSchema.parse(data);
+export type StaffDashboard = z.infer<typeof dashboardSchema> & { mail_status: MailStatus };
+
+/** The dashboard's figures and the webhook's mail path, as the two RPCs answer them. */
+export function parseDashboard(data: unknown, mailStatus: unknown): StaffDashboard {
+  return { ...dashboardSchema.parse(data), mail_status: mailStatusSchema.parse(mailStatus) };
 }
 
 /** The chart's rows: one a day, a count per tier (0 where none sold). */
