@@ -1,13 +1,6 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { afterFirstPaint } from './after-load';
-import {
-  afterPress,
-  holdInteractions,
-  isFramed,
-  isReading,
-  onFirstIntent,
-  takeEarlyInput,
-} from './hydrate-on-intent';
+import { afterPress, holdInteractions, isFramed, isReading, onFirstIntent, takeEarlyInput } from './hydrate-on-intent';
 import { currentHref, isChunkReload, reloadOnceFor } from './reload-on-stale-chunk';
 import { speculateAfterLoad } from './speculation';
 import { whenShown } from './when-shown';
