@@ -2,15 +2,21 @@
 // Deno, the Storage API and the database. The member is refused in words (422, not the 500 of
 // a failure worth retrying), nothing is logged as a download, the file is recorded once per
 // version however often it is asked for, and staff see it on the dashboard until it is replaced.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../../../supabase/functions/download/fixtures';
 import { encryptedPdf } from '../../../src/features/staff/testing/encrypted-pdf';
 import { ANON_KEY } from '../keys.mjs';
+import { objectFile } from '../storage/names.mjs';
 import { serviceClient, signedIn, startStandIn, uniqueEmail, type StandIn } from './helpers';
 
 let server: StandIn;
 let service: SupabaseClient;
+/** The stand-in's data folder: its storage keeps each object's bytes under storage/. */
+let dataDir: string;
 const LOCKED = 'ebook/unstampable-test/locked.pdf';
 
 async function put(name: string, bytes: Uint8Array) {
@@ -24,12 +30,14 @@ async function put(name: string, bytes: Uint8Array) {
 }
 
 beforeAll(async () => {
-  server = await startStandIn({ seedSampleFiles: false });
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'unstampable-download-'));
+  server = await startStandIn({ seedSampleFiles: false, dataDir });
   service = serviceClient(server.url);
   await put(LOCKED, encryptedPdf('Locked guide'));
 });
 afterAll(async () => {
   await server?.close();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 /** A confirmed member (or staff) holding `tier`, signed in. */
@@ -86,12 +94,26 @@ describe('a password-protected PDF', () => {
     expect(logged.data).toEqual([]);
   });
 
+  it('is refused again without reading the file: the bytes of a version do not change', async () => {
+    const me = await member('unstampable-again');
+    const name = 'ebook/unstampable-test/locked-again.pdf';
+    await put(name, encryptedPdf('Locked again'));
+    expect((await download(name, me.token)).status).toBe(422);
+    // The object's row stays, its bytes go: a download that read the file now would fail (500).
+    await rm(objectFile(path.join(dataDir, 'storage'), 'resources', name));
+    const again = await download(name, me.token);
+    expect(again.status).toBe(422);
+    expect(await again.json()).toMatchObject({ error: 'cannot_prepare' });
+  });
+
   it('shows on the staff dashboard until staff replace it with a PDF that can be stamped', async () => {
     const staff = await member('unstampable-staff', { staff: true });
     expect((await download(LOCKED, staff.token)).status).toBe(422);
     const before = await staff.client.rpc('staff_dashboard');
     expect(before.error).toBeNull();
-    expect((before.data as { unstampable_files: unknown[] }).unstampable_files).toEqual([
+    const listed = (data: unknown) =>
+      (data as { unstampable_files: { name: string }[] }).unstampable_files.filter((file) => file.name === LOCKED);
+    expect(listed(before.data)).toEqual([
       {
         name: LOCKED,
         reason: 'encrypted',
@@ -104,6 +126,6 @@ describe('a password-protected PDF', () => {
     await put(LOCKED, await makePdf({ pages: 1, bytes: 2_000, title: 'Locked guide' }));
     expect((await download(LOCKED, staff.token)).status).toBe(200);
     const after = await staff.client.rpc('staff_dashboard');
-    expect((after.data as { unstampable_files: unknown[] }).unstampable_files).toEqual([]);
+    expect(listed(after.data)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
 // An unstamped PDF or EPUB is never served: if stamping fails, the download fails (a PdfProblem
 // when the file itself cannot be stamped; handler.ts tells the member and staff).
 import type { SupabaseClient, User } from 'npm:@supabase/supabase-js@2.109.0';
+import { PdfProblem, type PdfProblemReason } from '../_shared/pdf-update.ts';
 import { licenceLine, stamp, stampKind } from './stamp.ts';
 
 export type Authorized = { name: string; objectId: string; version: string; mimetype: string | null };
@@ -71,6 +72,22 @@ async function makeStamped(
   if (error) throw new Error(`upload ${STAMPED_BUCKET}/${path}: ${error.message}`);
 }
 
+/**
+ * The reason this very file version was found unstampable before (handler.ts records it), so a
+ * member's next click is refused without reading the whole file again: the bytes of a version do
+ * not change. A failed lookup is not a refusal: the file is read and checked as usual.
+ */
+async function knownProblem(admin: SupabaseClient, file: Authorized): Promise<PdfProblem | null> {
+  const { data, error } = await admin
+    .from('unstampable_files')
+    .select('reason')
+    .eq('object_id', file.objectId)
+    .eq('file_version', file.version)
+    .maybeSingle();
+  if (error || !data) return null;
+  return new PdfProblem((data as { reason: PdfProblemReason }).reason, 'found before for this version');
+}
+
 /** A link to `path` in `bucket` living `seconds`, saved as `fileName`; null when there is no such object. */
 async function sign(admin: SupabaseClient, bucket: string, path: string, seconds: number, fileName: string | null) {
   const { data, error } = await admin.storage
@@ -99,6 +116,10 @@ export async function signedCopy(
   const cached = await sign(ctx.admin, bucket, path, seconds, fileName);
   if (cached) return cached;
   if (!kind) throw new Error(`resources/${file.name} is gone`);
+  if (kind === 'pdf') {
+    const known = await knownProblem(ctx.admin, file);
+    if (known) throw known;
+  }
   await makeStamped(ctx, user, file, kind, path);
   const made = await sign(ctx.admin, bucket, path, seconds, fileName);
   if (!made) throw new Error(`${bucket}/${path} is missing after stamping`);
