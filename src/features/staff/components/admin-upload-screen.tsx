@@ -4,10 +4,15 @@ import { useIsStaff } from '../api/is-staff';
 import { useUploadResource } from '../api/upload-resource';
 import { StaffCheckFailedView, StaffOnlyView, UploadResourcesView } from './admin-upload-view';
 
-/** The PDF check (and its inflate) load with the first file staff send, not with the page. */
+/**
+ * The PDF check (and its inflate) load with the first PDF staff send, not with the page. The
+ * check is a courtesy (the download function refuses what it cannot stamp, decision 095): if its
+ * code cannot be loaded (a stale chunk after a deploy), the upload goes ahead rather than stop.
+ */
 async function checkFile(file: File): Promise<string | null> {
-  const { pdfProblemAdvice } = await import('../lib/pdf-check');
-  return pdfProblemAdvice(file);
+  if (!/\.pdf$/i.test(file.name)) return null;
+  const check = await import('../lib/pdf-check').catch(() => null);
+  return check ? check.pdfProblemAdvice(file) : null;
 }
 
 /**
