@@ -20,10 +20,10 @@ alter table public.buyer_invitations
 comment on column public.buyer_invitations.next_attempt_at is
   'A pending invitation whose last try met a mail outage (5xx, no answer) is not tried again before this time; null: due now.';
 comment on column public.buyer_invitations.retries is
-  'Tries in a row the mail provider or Auth could not take (5xx, no answer): the step of the backoff. Reset when the invitation is sent, accepted or sent again by staff.';
+  'Tries in a row the mail provider or Auth could not take (5xx, no answer): the step of the backoff. Reset when the invitation is sent or sent again by staff, and when a new series of tries is claimed.';
 
--- Invitations the one-try rule failed (a mail error) that the schedule would still have retried:
--- they get the new series of tries instead.
+-- Failed invitations the old schedule would still have retried (fewer than 5 attempts, whatever
+-- the failure): they get the new series of tries instead.
 update public.buyer_invitations i
 set status = 'pending', next_attempt_at = null, retries = 0, updated_at = now()
 where i.status = 'failed' and i.attempts < 5;

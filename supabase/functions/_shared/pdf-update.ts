@@ -2,8 +2,9 @@
 //
 // The stamped copy is the original bytes, unchanged, followed by an update as PDF editors save
 // one: a font (Helvetica, a standard font, so nothing is embedded), two content streams ("q"
-// before page 1's own content, and "Q" then the line after it, so whatever state the page's
-// content leaves does not move the line), page 1's object again with those streams added to its
+// before page 1's own content, and "Q" then the line after it, so a matrix, colour or text mode
+// the page's content leaves set does not reach the line; content with more q than Q of its own
+// would still hold it), page 1's object again with those streams added to its
 // Contents and the font to its Resources, and a cross-reference section whose /Prev is the
 // file's last one: a table, or a cross-reference stream when the last section is one.
 //

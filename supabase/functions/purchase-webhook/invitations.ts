@@ -128,7 +128,9 @@ async function sendClaimed(
   try {
     outcome = await store.inviteBuyer(email, options.inviteRedirectTo);
   } catch (err) {
-    // inviteBuyer answers every refusal; what it throws is a request that got no answer.
+    // inviteBuyer answers every refusal and every request that got no answer as a value; what
+    // it throws is unforeseen (a bug, an answer of the wrong shape), retried as an outage until
+    // the series ends, so a buyer is not left unsent by one bad moment.
     outcome = { kind: 'unavailable', reason: err instanceof Error ? err.message.slice(0, 500) : String(err) };
   }
   let recorded: Recorded;
