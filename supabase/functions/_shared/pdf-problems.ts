@@ -9,5 +9,5 @@ export const PDF_PROBLEM_ADVICE: Record<PdfProblemReason, string> = {
   encrypted:
     'This PDF is password-protected. Export it again without a password (and without permission restrictions), then upload it.',
   damaged:
-    'This PDF is damaged: its cross-reference table cannot be read. Open it and export or print it again to a new PDF, then upload it.',
+    'This PDF is damaged: it is cut short, or its pages cannot be found. Open it and export or print it again to a new PDF, then upload it.',
 };

@@ -421,11 +421,46 @@ describe('checkPdf', () => {
     expect(reason(new Uint8Array())).toBe('not_pdf');
   });
 
-  it('refuses a damaged PDF: startxref into garbage, or cut short', () => {
-    for (const xref of ['table', 'stream'] as XrefForm[]) {
-      const good = makeBook(small({ xref }));
-      expect(reason(damagedPdf(good, 'startxref'))).toBe('damaged');
-      expect(reason(damagedPdf(good, 'truncated'))).toBe('damaged');
+  it('refuses a PDF cut short (no startxref at its end)', () => {
+    for (const xref of ['table', 'stream', 'hybrid', 'linearized'] as XrefForm[]) {
+      expect(reason(damagedPdf(makeBook(small({ xref })), 'truncated'))).toBe('damaged');
     }
   });
+
+  it('refuses a whole-looking file with no objects to rebuild from', () => {
+    const text = '%PDF-1.7\n% nothing here\nstartxref\n9\n%%EOF\n';
+    expect(reason(Uint8Array.from(text, (c) => c.charCodeAt(0)))).toBe('damaged');
+  });
+});
+
+/** `bytes` with one byte taken out at `at`: every offset after it is one too far, as after a careless edit. */
+function withoutByte(bytes: Uint8Array, at: number): Uint8Array {
+  const out = new Uint8Array(bytes.length - 1);
+  out.set(bytes.subarray(0, at));
+  out.set(bytes.subarray(at + 1), at);
+  return out;
+}
+
+describe('stampUpdate: cross-references that cannot be followed, rebuilt as readers do', () => {
+  it.each(['table', 'stream', 'hybrid', 'linearized'] as XrefForm[])(
+    '%s: startxref into garbage: stamped, with a whole new section and no /Prev',
+    async (xref) => {
+      const damaged = damagedPdf(makeBook(small({ xref })), 'startxref');
+      expect(xrefProblems(damaged)).not.toEqual([]);
+      const copy = await stampAndCheck(damaged);
+      expect(section(copy, startxref(copy)).prev).toBeNaN();
+    },
+  );
+
+  it.each(['table', 'stream'] as XrefForm[])(
+    '%s, with an earlier update: a byte lost before the objects shifts every offset',
+    async (xref) => {
+      const good = makeBook(small({ xref, earlierUpdate: true }));
+      const header = ascii(good, 0, 64).indexOf('\n') + 1;
+      const shifted = withoutByte(good, header);
+      expect(xrefProblems(shifted)).not.toEqual([]);
+      const copy = await stampAndCheck(shifted);
+      expect((await pdfJsFacts(copy)).pages).toBe(30);
+    },
+  );
 });

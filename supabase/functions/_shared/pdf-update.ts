@@ -18,8 +18,12 @@
 // section, whose /Prev is the main one) and files that already carry updates; Resources,
 // MediaBox, CropBox and Rotate inherited from the page tree; Contents as a stream, an array, a
 // reference to an array, or absent. On a rotated page the line reads upright at the foot of the
-// page as shown. An encrypted file (any /Encrypt, owner password only included), a file that
-// is not a PDF and one whose cross-references cannot be followed throw a PdfProblem.
+// page as shown. When the file's own cross-references cannot be followed (a wrong startxref,
+// offsets shifted by an edit) in a file that still ends with startxref and %%EOF, its objects are
+// found where they stand, in one pass over the bytes, as readers repair such files, and the
+// update carries a whole new section with no /Prev. An encrypted file (any /Encrypt, owner
+// password only included), a file that is not a PDF, a file cut short and one whose page 1
+// cannot be found even so throw a PdfProblem.
 //
 // No imports but its own words (pdf-problems.ts): the download function (Deno) and the staff
 // upload page (the browser) both use it, each handing in its own zlib inflate. See docs/decisions/095 and 073.
@@ -329,8 +333,11 @@ function unpredict(data: Uint8Array, parms: Dict | null): Uint8Array {
 class Reader {
   readonly entries = new Map<number, Entry>();
   readonly trailer = new Map<string, Value>();
-  /** Where the last section starts (the next update's /Prev) and what form it has. */
-  lastSection!: { offset: number; form: 'table' | 'stream' };
+  /**
+   * Where the last section starts (the next update's /Prev) and its form; 'rebuilt' when the
+   * file's own sections could not be followed and `recover` found the objects instead.
+   */
+  lastSection!: { offset: number; form: 'table' | 'stream' | 'rebuilt' };
   private readonly objectStreams = new Map<number, { data: Uint8Array; offsets: Map<number, number> }>();
   private readonly resolving = new Set<number>();
 
@@ -518,6 +525,41 @@ class Reader {
     }
   }
 
+  /**
+   * Rebuilding: the objects object stream `num` holds, each where no later definition stands
+   * (the one further into the file wins, as a later update's does, whether on its own or in a
+   * later object stream).
+   */
+  indexObjectStream(num: number): void {
+    try {
+      const { offsets } = this.objectStream(num);
+      const at = this.entryOffset(num);
+      let index = 0;
+      for (const objNum of offsets.keys()) {
+        if (this.entryOffset(objNum) < at) this.entries.set(objNum, { type: 2, stream: num, index });
+        index += 1;
+      }
+    } catch {
+      // an object stream that cannot be read holds nothing we can use
+    }
+  }
+
+  /** Where an object's definition stands in the file: its own offset, or its object stream's; -1 if none. */
+  entryOffset(num: number): number {
+    const entry = this.entries.get(num);
+    if (entry?.type === 1) return entry.offset;
+    if (entry?.type === 2) {
+      const container = this.entries.get(entry.stream);
+      return container?.type === 1 ? container.offset : -1;
+    }
+    return -1;
+  }
+
+  entryGen(num: number): number {
+    const entry = this.entries.get(num);
+    return entry?.type === 1 ? entry.gen : 0;
+  }
+
   private objectStream(num: number) {
     const cached = this.objectStreams.get(num);
     if (cached) return cached;
@@ -552,6 +594,121 @@ class Reader {
     if (!(resolved instanceof Dict)) throw damaged(`${what} is not a dictionary`);
     return resolved;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rebuilding the cross-references of a file whose own cannot be followed
+
+/** A file that ends as a whole one: `startxref`, a number and `%%EOF` in its last 1 KB. */
+function endsWhole(bytes: Uint8Array): boolean {
+  return /startxref\s+\d+\s+%%EOF/.test(latin1(bytes, Math.max(0, bytes.length - 1024), bytes.length));
+}
+
+const isDigit = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 0x39;
+const isWhite = (c: number | undefined) => c !== undefined && WHITE[c] === 1;
+
+/** At `i`, the "obj" of `num gen obj`: the object's start, number and generation, or null. */
+function objectHeaderBefore(bytes: Uint8Array, i: number): { start: number; num: number; gen: number } | null {
+  const after = bytes[i + 3];
+  if (after !== undefined && !WHITE[after] && !DELIM[after]) return null;
+  let j = i - 1;
+  if (!isWhite(bytes[j])) return null;
+  while (isWhite(bytes[j])) j -= 1;
+  const genEnd = j + 1;
+  while (isDigit(bytes[j])) j -= 1;
+  if (j + 1 === genEnd || !isWhite(bytes[j])) return null;
+  const genStart = j + 1;
+  while (isWhite(bytes[j])) j -= 1;
+  const numEnd = j + 1;
+  while (isDigit(bytes[j])) j -= 1;
+  if (j + 1 === numEnd || (j >= 0 && !WHITE[bytes[j]!] && !DELIM[bytes[j]!])) return null;
+  return {
+    start: j + 1,
+    num: Number(latin1(bytes, j + 1, numEnd)),
+    gen: Number(latin1(bytes, genStart, genEnd)),
+  };
+}
+
+/**
+ * The file's objects found where they stand (the last of a number wins, as later updates do),
+ * the objects inside its object streams, and its trailer: the last `trailer` dictionary or
+ * cross-reference stream that names a Root, else the last catalog found. One pass over the bytes.
+ */
+function recover(reader: Reader): void {
+  const { bytes } = reader;
+  const found = new Map<number, { offset: number; gen: number }>();
+  const trailers: number[] = [];
+  for (let i = 0; i + 3 <= bytes.length; i += 1) {
+    const c = bytes[i];
+    if (c === 0x6f && bytes[i + 1] === 0x62 && bytes[i + 2] === 0x6a) {
+      const header = objectHeaderBefore(bytes, i);
+      if (header) found.set(header.num, { offset: header.start, gen: header.gen });
+    } else if (c === 0x74 && latin1(bytes, i, i + 7) === 'trailer') trailers.push(i + 7);
+  }
+  for (const [num, { offset, gen }] of found) reader.entries.set(num, { type: 1, offset, gen });
+  const dicts = new Map<number, Dict>();
+  for (const [num, { offset }] of found) {
+    const dict = dictAt(bytes, offset);
+    if (dict) dicts.set(num, dict);
+  }
+  const objectStreams = [...dicts]
+    .filter(([, dict]) => (dict.get('Type') as Name | undefined)?.name === 'ObjStm')
+    .map(([num]) => num)
+    .sort((a, b) => reader.entryOffset(a) - reader.entryOffset(b));
+  for (const num of objectStreams) reader.indexObjectStream(num);
+  const trailer = recoveredTrailer(reader, trailers, dicts);
+  for (const [key, value] of trailer.map) if (key !== 'Prev' && key !== 'XRefStm') reader.trailer.set(key, value);
+  if (reader.trailer.has('Encrypt')) throw new PdfProblem('encrypted', 'the trailer has /Encrypt');
+  if (!(reader.trailer.get('Root') instanceof Ref)) throw damaged('no /Root found');
+  reader.lastSection = { offset: -1, form: 'rebuilt' };
+}
+
+/** The dictionary of the object whose header starts at `offset`, or null (not a dictionary, unreadable). */
+function dictAt(bytes: Uint8Array, offset: number): Dict | null {
+  try {
+    const lexer = new Lexer(bytes, offset);
+    lexer.integer();
+    lexer.integer();
+    lexer.keyword('obj');
+    const value = lexer.next();
+    return value instanceof Dict ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function recoveredTrailer(reader: Reader, trailers: number[], dicts: Map<number, Dict>): Dict {
+  for (const at of trailers.reverse()) {
+    try {
+      const value = new Lexer(reader.bytes, at).value();
+      if (value instanceof Dict && value.get('Root') instanceof Ref) return value;
+    } catch {
+      // not a trailer after all
+    }
+  }
+  const nums = [...dicts.keys()].sort((a, b) => reader.entryOffset(b) - reader.entryOffset(a));
+  for (const num of nums) {
+    const dict = dicts.get(num)!;
+    if ((dict.get('Type') as Name | undefined)?.name === 'XRef' && dict.get('Root') instanceof Ref) return dict;
+  }
+  for (const num of nums) {
+    if ((dicts.get(num)!.get('Type') as Name | undefined)?.name === 'Catalog') {
+      return new Dict(new Map<string, Value>([['Root', new Ref(num, reader.entryGen(num))]]));
+    }
+  }
+  // A catalog kept in an object stream.
+  for (const [num, entry] of reader.entries) {
+    if (entry.type !== 2) continue;
+    try {
+      const value = reader.lookup(new Ref(num, 0));
+      if (value instanceof Dict && (value.get('Type') as Name | undefined)?.name === 'Catalog') {
+        return new Dict(new Map<string, Value>([['Root', new Ref(num, 0)]]));
+      }
+    } catch {
+      // an unreadable object: not the catalog
+    }
+  }
+  return new Dict();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -653,14 +810,32 @@ function pageFacts(reader: Reader, ref: Ref, dict: Dict, inherited: Map<string, 
   };
 }
 
-function read(bytes: Uint8Array, inflate: Inflate): { reader: Reader; page: FirstPage } {
+function attempt(open: (reader: Reader) => void, bytes: Uint8Array, inflate: Inflate) {
   try {
     const reader = new Reader(bytes, inflate);
-    reader.open();
+    open(reader);
     return { reader, page: firstPage(reader) };
   } catch (error) {
     if (error instanceof PdfProblem) throw error;
     throw damaged(String(error));
+  }
+}
+
+/**
+ * The reader and page 1: by the file's own cross-references, or, when they cannot be followed
+ * in a file that still ends as a whole one (startxref, %%EOF), by its objects found where they
+ * stand, as readers repair such files. A cut-short file (no startxref at its end) is refused.
+ */
+function read(bytes: Uint8Array, inflate: Inflate): { reader: Reader; page: FirstPage } {
+  try {
+    return attempt((reader) => reader.open(), bytes, inflate);
+  } catch (error) {
+    if (!(error instanceof PdfProblem) || error.reason !== 'damaged' || !endsWhole(bytes)) throw error;
+    try {
+      return attempt((reader) => recover(reader), bytes, inflate);
+    } catch {
+      throw error;
+    }
   }
 }
 
@@ -826,42 +1001,63 @@ function updateTrailer(reader: Reader, seed: string): Dict {
   // update (ISO 32000-1, 14.4).
   const id = reader.trailer.get('ID');
   if (Array.isArray(id) && id[0] instanceof Str) trailer.map.set('ID', [id[0], new Str(updateId(seed))]);
-  trailer.map.set('Prev', reader.lastSection.offset);
+  if (reader.lastSection.form !== 'rebuilt') trailer.map.set('Prev', reader.lastSection.offset);
   return trailer;
 }
 
-/** A cross-reference table and trailer for the objects written. */
-function writeXrefTable(writer: UpdateWriter, trailer: Dict, size: number): void {
-  trailer.map.set('Size', size);
-  const xrefOffset = writer.position;
-  writer.emit(`xref\n${xrefTable(writer.offsets)}trailer\n${writeValue(trailer)}\nstartxref\n${xrefOffset}\n%%EOF\n`);
+/** A row of a cross-reference section: free, at an offset, or inside an object stream. */
+type Row = { type: 0 } | { type: 1; offset: number; gen: number } | { type: 2; stream: number; index: number };
+
+/**
+ * The rows the update lists: the objects it writes; for a rebuilt file, every object found too
+ * (the section then stands alone, with no /Prev), with object 0 as the free list's head.
+ */
+function updateRows(reader: Reader, writer: UpdateWriter): Map<number, Row> {
+  const rows = new Map<number, Row>();
+  if (reader.lastSection.form === 'rebuilt') {
+    rows.set(0, { type: 0 });
+    for (const [num, entry] of reader.entries) if (entry.type !== 0) rows.set(num, entry);
+  }
+  for (const [num, { offset, gen }] of writer.offsets) rows.set(num, { type: 1, offset, gen });
+  return rows;
 }
 
-/** A cross-reference stream (object `num`, listing itself too) for the objects written. */
-function writeXrefStream(writer: UpdateWriter, trailer: Dict, num: number): void {
+/** A cross-reference table and trailer for `rows` (no object-stream rows). */
+function writeXrefTable(writer: UpdateWriter, trailer: Dict, rows: Map<number, Row>, size: number): void {
+  trailer.map.set('Size', size);
   const xrefOffset = writer.position;
-  writer.offsets.set(num, { offset: xrefOffset, gen: 0 });
-  const nums = [...writer.offsets.keys()].sort((a, b) => a - b);
-  const w1 = Math.max(1, Math.ceil(Math.log2(xrefOffset + 1) / 8));
-  const data: number[] = [];
+  writer.emit(`xref\n${xrefTable(rows)}trailer\n${writeValue(trailer)}\nstartxref\n${xrefOffset}\n%%EOF\n`);
+}
+
+/** A cross-reference stream (object `num`, listing itself too) for `rows`. */
+function writeXrefStream(writer: UpdateWriter, trailer: Dict, rows: Map<number, Row>, num: number): void {
+  const xrefOffset = writer.position;
+  rows.set(num, { type: 1, offset: xrefOffset, gen: 0 });
+  const nums = [...rows.keys()].sort((a, b) => a - b);
+  let widest = xrefOffset;
+  for (const row of rows.values()) if (row.type === 2 && row.stream > widest) widest = row.stream;
+  const w1 = Math.max(1, Math.ceil(Math.log2(widest + 1) / 8));
+  const data = new Uint8Array(nums.length * (3 + w1));
+  let at = 0;
   for (const n of nums) {
-    const { offset, gen } = writer.offsets.get(n)!;
-    data.push(1);
-    for (let k = w1 - 1; k >= 0; k -= 1) data.push(Math.floor(offset / 256 ** k) % 256);
-    data.push((gen >> 8) & 0xff, gen & 0xff);
+    const row = rows.get(n)!;
+    const [a, b] = row.type === 1 ? [row.offset, row.gen] : row.type === 2 ? [row.stream, row.index] : [0, 65535];
+    data[at++] = row.type;
+    for (let k = w1 - 1; k >= 0; k -= 1) data[at++] = Math.floor(a / 256 ** k) % 256;
+    data[at++] = (b >> 8) & 0xff;
+    data[at++] = b & 0xff;
   }
   trailer.map.set('Type', new Name('XRef'));
-  trailer.map.set('Size', num + 1);
+  trailer.map.set('Size', Math.max(num, nums[nums.length - 1]!) + 1);
   trailer.map.set(
     'Index',
     subsections(nums).flatMap(([start, count]) => [start, count]),
   );
   trailer.map.set('W', [1, w1, 2]);
   trailer.map.set('Length', data.length);
-  const body = String.fromCharCode(...data);
-  writer.emit(
-    `${num} 0 obj\n${writeValue(trailer)}\nstream\n${body}\nendstream\nendobj\nstartxref\n${xrefOffset}\n%%EOF\n`,
-  );
+  writer.emit(`${num} 0 obj\n${writeValue(trailer)}\nstream\n`);
+  writer.emit(latin1(data, 0, data.length));
+  writer.emit(`\nendstream\nendobj\nstartxref\n${xrefOffset}\n%%EOF\n`);
 }
 
 /** The incremental update drawing `line` at the foot of page 1: the bytes to append after `bytes`. */
@@ -881,8 +1077,11 @@ export function stampUpdate(bytes: Uint8Array, line: string, inflate: Inflate): 
   writer.object(page.ref.num, page.gen, writeValue(dict));
 
   const trailer = updateTrailer(reader, `${bytes.length} ${line} ${draw}`);
-  if (reader.lastSection.form === 'table') writeXrefTable(writer, trailer, refs.stamp.num + 1);
-  else writeXrefStream(writer, trailer, refs.stamp.num + 1);
+  const rows = updateRows(reader, writer);
+  const inStreams = [...rows.values()].some((row) => row.type === 2);
+  const form = reader.lastSection.form === 'rebuilt' ? (inStreams ? 'stream' : 'table') : reader.lastSection.form;
+  if (form === 'table') writeXrefTable(writer, trailer, rows, refs.stamp.num + 1);
+  else writeXrefStream(writer, trailer, rows, refs.stamp.num + 1);
   return writer.bytes();
 }
 
@@ -907,19 +1106,17 @@ function subsections(nums: number[]): [number, number][] {
   return runs;
 }
 
-function xrefTable(offsets: Map<number, { offset: number; gen: number }>): string {
-  const nums = [...offsets.keys()].sort((a, b) => a - b);
-  return subsections(nums)
-    .map(
-      ([start, count]) =>
-        `${start} ${count}\n` +
-        nums
-          .filter((n) => n >= start && n < start + count)
-          .map((n) => {
-            const { offset, gen } = offsets.get(n)!;
-            return `${String(offset).padStart(10, '0')} ${String(gen).padStart(5, '0')} n\r\n`;
-          })
-          .join(''),
-    )
-    .join('');
+function xrefTable(rows: Map<number, Row>): string {
+  const nums = [...rows.keys()].sort((a, b) => a - b);
+  const lines: string[] = [];
+  let i = 0;
+  for (const [start, count] of subsections(nums)) {
+    lines.push(`${start} ${count}\n`);
+    for (const end = i + count; i < end; i += 1) {
+      const row = rows.get(nums[i]!)!;
+      const [a, b, kind] = row.type === 1 ? [row.offset, row.gen, 'n'] : [0, 65535, 'f'];
+      lines.push(`${String(a).padStart(10, '0')} ${String(b).padStart(5, '0')} ${kind}\r\n`);
+    }
+  }
+  return lines.join('');
 }
