@@ -1,4 +1,4 @@
--- Issue 49: a mail outage heals itself, and staff can see when invitations go through Auth.
+-- A mail outage heals itself, and staff can see when invitations go through Auth.
 -- See docs/decisions/097-a-mail-outage-heals-itself.md.
 --
 -- * buyer_invitations.next_attempt_at / retries: when the mail provider (or Auth) answers 5xx or

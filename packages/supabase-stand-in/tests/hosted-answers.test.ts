@@ -1,5 +1,5 @@
-// Answers the official supabase-js suites and direct requests showed differing from hosted
-// (issue 49, item 3), each checked here against what the hosted server's source answers:
+// Where the stand-in once answered otherwise than hosted Supabase (found with the official
+// supabase-js suites), each checked here against what the hosted server's source answers:
 // storage's error `code` (supabase/storage src/internal/errors/codes.ts, src/http/error-handler.ts),
 // a download's 304 (src/storage/renderer/renderer.ts), the object info answer
 // (src/storage/renderer/info.ts), GoTrue's admin user list (internal/api/admin.go adminUsers,
