@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { withSecretsRoute as account } from '../account/secrets.ts';
 import { withSecretsRoute as download } from '../download/secrets.ts';
-import { isSecretsRequest, sameSecret, secretsReport, secretsResponse, type SecretsSpec } from './secrets-route.ts';
+import { sameSecret } from './same-secret.ts';
+import { isSecretsRequest, secretsReport, secretsResponse, type SecretsSpec } from './secrets-route.ts';
 
 const KEY = 'service-role-key';
 const ENV = { SUPABASE_URL: 'http://kong:8000', SUPABASE_SERVICE_ROLE_KEY: KEY, SHOPIFY: 'shh', BLANK: '  ' };

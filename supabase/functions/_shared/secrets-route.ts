@@ -3,6 +3,7 @@
 // that does not depend on where it differs); anyone else gets 401. `npm run smoke` asks each
 // function (scripts/checks/smoke.mjs), so it fails a project that lacks what production needs and
 // says which. Each function names what it needs in its own secrets.ts and wraps its handler here.
+import { sameSecret } from './same-secret.ts';
 
 /** What a function needs from its environment. */
 export type SecretsSpec = {
@@ -28,15 +29,6 @@ type Env = Record<string, string | undefined>;
 
 /** The route's last path segment: `…/<function>/secrets`. */
 export const SECRETS_ROUTE = 'secrets';
-
-/** Compares two strings in time that does not depend on where they differ. */
-export function sameSecret(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
-}
 
 const isSet = (env: Env, name: string) => Boolean(env[name]?.trim());
 

@@ -5,6 +5,7 @@
 // leave its bytes behind, and Storage refuses that delete anyway. The member's next download
 // stamps the file again (copy.ts). See docs/decisions/096-stamped-copies-expire.md.
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@2.109.0';
+import { sameSecret } from '../_shared/same-secret.ts';
 import { STAMPED_BUCKET } from './copy.ts';
 import { json } from './http.ts';
 
@@ -31,15 +32,6 @@ export type ExpireOptions = {
 /** Whether the request is for the expire route (`…/download/expire`). */
 export function isExpireRequest(req: Request): boolean {
   return new URL(req.url).pathname.split('/').filter(Boolean).pop() === 'expire';
-}
-
-/** Compares two strings in time that does not depend on where they differ. */
-function sameSecret(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
 }
 
 type Run = { removed: number; rounds: number; more: boolean };

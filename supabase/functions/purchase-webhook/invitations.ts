@@ -3,6 +3,7 @@
 // pending: held back by the e-mail budget or a quota (429), or waiting out a mail outage (5xx, no
 // answer) on the backoff below (docs/decisions/097-a-mail-outage-heals-itself.md). Built from
 // the same store, redirect and log as the webhook handler.
+import { sameSecret } from '../_shared/same-secret.ts';
 import { json, type LogEntry } from './http.ts';
 import { WebhookError, type InviteOutcome, type PurchaseStore, type Sale } from './types.ts';
 
@@ -54,15 +55,6 @@ export type Invitations = {
    */
   runSchedule(req: Request): Promise<Response>;
 };
-
-/** Compares two strings in time that does not depend on where they differ. */
-function sameSecret(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
-}
 
 type LedgerState = 'sent' | 'accepted' | 'pending' | 'failed';
 
