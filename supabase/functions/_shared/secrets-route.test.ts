@@ -1,10 +1,15 @@
 // `GET …/<function>/secrets` (secrets-route.ts): names and whether each is set, never a value,
 // to the service-role key only; the account and download functions' lists.
 import { describe, expect, it } from 'vitest';
-import { withSecretsRoute as account } from '../account/secrets.ts';
-import { withSecretsRoute as download } from '../download/secrets.ts';
 import { sameSecret } from './same-secret.ts';
-import { isSecretsRequest, secretsReport, secretsResponse, type SecretsSpec } from './secrets-route.ts';
+import {
+  isSecretsRequest,
+  PLATFORM_SECRETS,
+  secretsReport,
+  secretsResponse,
+  withSecretsRoute,
+  type SecretsSpec,
+} from './secrets-route.ts';
 
 const KEY = 'service-role-key';
 const ENV = { SUPABASE_URL: 'http://kong:8000', SUPABASE_SERVICE_ROLE_KEY: KEY, SHOPIFY: 'shh', BLANK: '  ' };
@@ -90,12 +95,9 @@ describe('the account and download functions', () => {
   const platform = { SUPABASE_URL: 'http://kong:8000', SUPABASE_ANON_KEY: 'anon', SUPABASE_SERVICE_ROLE_KEY: KEY };
   const rest = async () => new Response('the function itself');
 
-  for (const [name, wrap] of [
-    ['account', account],
-    ['download', download],
-  ] as const) {
+  for (const name of ['account', 'download'] as const) {
     it(`${name}: reports the platform's three values, and hands every other path to the function`, async () => {
-      const handle = wrap(platform, rest);
+      const handle = withSecretsRoute(name, PLATFORM_SECRETS, platform, rest);
       expect(await body(await handle(get(`${name}/secrets`)))).toEqual({
         status: 200,
         body: {

@@ -2,7 +2,8 @@
 // never a value, for a caller whose bearer is the project's service-role key (compared in time
 // that does not depend on where it differs); anyone else gets 401. `npm run smoke` asks each
 // function (scripts/checks/smoke.mjs), so it fails a project that lacks what production needs and
-// says which. Each function names what it needs in its own secrets.ts and wraps its handler here.
+// says which. The webhook names what it needs in its own secrets.ts; account and download need only
+// the platform's three values (PLATFORM_SECRETS). Each wraps its handler here.
 import { sameSecret } from './same-secret.ts';
 
 /** What a function needs from its environment. */
@@ -26,6 +27,14 @@ export type SecretsReport = {
 };
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * What every hosted function gets from the platform, and all the account and download functions
+ * need (their handlers' read…Config): answering at all shows such a function is deployed.
+ */
+export const PLATFORM_SECRETS: SecretsSpec = {
+  required: ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY'],
+};
 
 /** The route's last path segment: `…/<function>/secrets`. */
 export const SECRETS_ROUTE = 'secrets';

@@ -1,13 +1,13 @@
 // The Deno entry of the download function: reads the environment and serves the plain handler
 // (handler.ts), and at `…/download/expire` the scheduled removal of old stamped copies
 // (expire.ts, service role only), and at `…/download/secrets` the names of its secrets that are
-// set (secrets.ts, service role only). The gateway checks the caller's JWT (verify_jwt stays on); the
+// set (../_shared/secrets-route.ts, service role only). The gateway checks the caller's JWT (verify_jwt stays on); the
 // handler asks the auth server whether that session still exists before anything is read.
 // Deployed with `supabase functions deploy download` (see README).
 import { createClient } from 'npm:@supabase/supabase-js@2.109.0';
+import { PLATFORM_SECRETS, withSecretsRoute } from '../_shared/secrets-route.ts';
 import { createExpireHandler, isExpireRequest } from './expire.ts';
 import { createDownloadHandler, readDownloadConfig } from './handler.ts';
-import { withSecretsRoute } from './secrets.ts';
 
 const config = readDownloadConfig(Deno.env.toObject());
 const clientFor = (key: string) =>
@@ -25,4 +25,8 @@ const expire = createExpireHandler({
 });
 
 // `…/download/secrets` answers the service-role key which secrets are set (npm run smoke asks).
-Deno.serve(withSecretsRoute(Deno.env.toObject(), (req) => (isExpireRequest(req) ? expire(req) : download(req))));
+Deno.serve(
+  withSecretsRoute('download', PLATFORM_SECRETS, Deno.env.toObject(), (req) =>
+    isExpireRequest(req) ? expire(req) : download(req),
+  ),
+);
