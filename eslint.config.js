@@ -25,18 +25,34 @@ export const boundaryZones = [
     except: [`./${feature}`, ...features.filter((other) => other !== feature).map((other) => `./${other}/index.ts`)],
     message: 'Features meet in app/ or through the other feature’s public entry (@/features/<name>).',
   })),
-  { target: './src/features', from: './src/app', message: 'app composes features; features do not import app.' },
   {
-    target: ['./src/components', './src/config', './src/content', './src/lib', './src/types'],
-    from: ['./src/features', './src/app'],
-    message: 'Shared code does not depend on features or the app.',
+    target: './src/features',
+    from: ['./src/app', './src/document'],
+    message: 'app and document compose features; features do not import them.',
   },
   {
-    // The boot's entries (the boot script, the prerender entry and its shells) compose the app;
-    // the rest of src/boot runs before it, and features use it, as they use shared code.
-    target: './src/boot/!(main|entry-server|page-shells).*',
-    from: ['./src/features', './src/app'],
-    message: 'The boot code before the app does not depend on features or the app.',
+    // No exceptions: the boot code serves the app's pages before React runs, and nothing
+    // beneath it. A helper a feature needs lives in src/lib.
+    target: './src/features',
+    from: './src/boot',
+    message: 'Features do not import the boot code: a helper they need belongs in src/lib.',
+  },
+  {
+    target: ['./src/components', './src/config', './src/content', './src/lib', './src/types'],
+    from: ['./src/features', './src/app', './src/document', './src/boot'],
+    message: 'Shared code does not depend on features, the app, the documents or the boot code.',
+  },
+  {
+    // The boot script (main.ts) starts the app; the rest of src/boot runs before it.
+    target: './src/boot/!(main).*',
+    from: ['./src/features', './src/app', './src/document'],
+    message: 'The boot code before the app does not depend on features, the app or the documents.',
+  },
+  {
+    // The documents never load the app: its boot code is for the pages React runs.
+    target: './src/document',
+    from: './src/boot',
+    message: 'The documents do not load the boot code: they never start the app.',
   },
   { target: './src', from: './packages/supabase-stand-in', message: 'The app never imports the local stand-in.' },
 ];

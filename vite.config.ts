@@ -9,7 +9,7 @@ import { securityHeadersPlugin } from './scripts/build/vite-security-headers.mjs
 import { chunkMapPlugin } from './scripts/build/vite-chunk-map.mjs';
 import { speculationRules, speculationRulesTag } from './scripts/build/speculation-rules.mjs';
 import { earlyInputPlugin, earlyInputScript, scriptHash } from './src/boot/early-input.mjs';
-import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './src/boot/needs-app.ts';
+import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './src/config/needs-app.ts';
 import { DEV_PORT, LOCAL_HOST, PREVIEW_PORT } from './scripts/dev/auth-urls.mjs';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
@@ -70,8 +70,9 @@ export default defineConfig(({ mode }) => {
       earlyInputPlugin(earlyInput),
       // The production headers and fallback: written into dist/ by the build, used by `vite preview`.
       securityHeadersPlugin({ scriptHashes: [scriptHash(earlyInput), scriptHash(rules)] }),
-      // The public pages as HTML (src/boot/entry-server.tsx), sitemap.xml and robots.txt.
-      prerenderPlugin({ plugins: [catalog], publicHeadEnd: speculationRulesTag(rules) }),
+      // The public pages as HTML (src/app/entry-server.tsx): the documents with their own
+      // script (src/document/main.ts), /auth and the shells with the app's; sitemap.xml, robots.txt.
+      prerenderPlugin({ plugins: [catalog], documentHeadEnd: speculationRulesTag(rules) }),
       // Which module ended up in which chunk (dist/.vite/chunk-map.json), for the budget check.
       chunkMapPlugin(),
     ],
@@ -81,6 +82,11 @@ export default defineConfig(({ mode }) => {
     preview: { host: LOCAL_HOST, port: PREVIEW_PORT },
     build: {
       target: 'es2022',
+      // Two entries: the app's boot script (index.html) and the documents' own script, which
+      // the prerender step puts in the public pages in its place.
+      rollupOptions: {
+        input: { index: fileURLToPath(new URL('./index.html', import.meta.url)), document: 'src/document/main.ts' },
+      },
       sourcemap: false,
       // No <link rel="modulepreload"> in the HTML: on a slow phone link the preloads competed with
       // the prerendered page for bandwidth and held its first paint (Lighthouse FCP on /). The

@@ -1,8 +1,8 @@
 // @ts-check
 // Vite plugin: after the client build, renders the public pages to HTML with the app's own
-// routes and components (src/boot/entry-server.tsx, built for Node into .prerender-*, then removed) and
+// routes and components (src/app/entry-server.tsx, built for Node into .prerender-*, then removed) and
 // writes them into dist/: index.html (/), bundles.html (/bundles), ..., and the member pages'
-// shells (resources.html: /resources before the member's data, src/boot/page-shells.ts). Each page gets its
+// shells (resources.html: /resources before the member's data, src/app/page-shells.ts). Each page gets its
 // head tags, its CSS inlined (no render-blocking stylesheet) and the rendered markup in #root. Every other
 // path is served spa.html, the untouched client shell. Also writes sitemap.xml and robots.txt.
 import react from '@vitejs/plugin-react';
@@ -17,13 +17,16 @@ import { robotsTxt, sitemapXml } from './seo-files.mjs';
 /**
  * Builds the page's HTML from the client's index.html.
  * @param {string} template dist/index.html as Vite wrote it
- * @param {{ html: string, head: string, css: string, preload: string[], headEnd?: string }} page
- *   headEnd: markup for the end of <head> (a public page's speculation rules)
+ * @param {{ html: string, head: string, css: string, preload: string[], headEnd?: string, script?: string }} page
+ *   headEnd: markup for the end of <head> (a document's speculation rules); script: the
+ *   module that page loads instead of the app's boot script (a document's own script)
  */
-export function pageHtml(template, { html, head, css, preload, headEnd = '' }) {
+export function pageHtml(template, { html, head, css, preload, headEnd = '', script }) {
   const stylesheet = /<link rel="stylesheet"[^>]*href="[^"]+\.css"[^>]*>/;
   if (!stylesheet.test(template)) throw new Error('index.html has no stylesheet link to inline');
   if (!template.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root');
+  const boot = /<script type="module" crossorigin src="[^"]+"><\/script>/;
+  if (script && !boot.test(template)) throw new Error('index.html has no module script to replace');
   const preloads = preload.map((href) => `\n    <link rel="modulepreload" crossorigin href="${href}">`).join('');
   return (
     template
@@ -33,6 +36,7 @@ export function pageHtml(template, { html, head, css, preload, headEnd = '' }) {
       // Functions, so a `$` in the CSS or the markup is not read as a replacement pattern.
       .replace(stylesheet, () => `${preloads ? `${preloads.trimStart()}\n    ` : ''}<style>${css}</style>`)
       .replace('<div id="root"></div>', () => `<div id="root">${html}</div>`)
+      .replace(boot, (tag) => (script ? `<script type="module" crossorigin src="${script}"></script>` : tag))
       .replace('</head>', () => (headEnd ? `  ${headEnd}\n  </head>` : '</head>'))
   );
 }
@@ -50,13 +54,19 @@ function kilobytes(/** @type {number} */ bytes) {
 }
 
 /**
- * @param {{ entry?: string, plugins?: import('vite').PluginOption[], publicHeadEnd?: string }} [options]
- *   plugins: the client build's plugins the server build needs too (the catalog's, so both show
- *   one catalog); publicHeadEnd: markup for the end of each public page's <head> (not a member
- *   page's shell, nor spa.html)
+ * @param {{ entry?: string, documentScript?: string, plugins?: import('vite').PluginOption[], documentHeadEnd?: string }} [options]
+ *   documentScript: the client build's entry that the documents (the public pages without
+ *   React) load instead of the app's boot script; plugins: the client build's plugins the
+ *   server build needs too (the catalog's, so both show one catalog); documentHeadEnd: markup
+ *   for the end of each document's <head> (not /auth, a member page's shell, nor spa.html)
  * @returns {import('vite').Plugin}
  */
-export function prerenderPlugin({ entry = 'src/boot/entry-server.tsx', plugins = [], publicHeadEnd = '' } = {}) {
+export function prerenderPlugin({
+  entry = 'src/app/entry-server.tsx',
+  documentScript = 'src/document/main.ts',
+  plugins = [],
+  documentHeadEnd = '',
+} = {}) {
   /** @type {import('vite').ResolvedConfig} */
   let config;
   return {
@@ -65,7 +75,11 @@ export function prerenderPlugin({ entry = 'src/boot/entry-server.tsx', plugins =
     configResolved(resolved) {
       config = resolved;
     },
-    async writeBundle(options) {
+    async writeBundle(options, bundle) {
+      const documentChunk = Object.values(bundle).find(
+        (chunk) => chunk.type === 'chunk' && chunk.isEntry && chunk.facadeModuleId?.endsWith(documentScript),
+      );
+      if (!documentChunk) throw new Error(`the client build has no entry ${documentScript}`);
       const outDir = options.dir ?? path.resolve(config.root, config.build.outDir);
       // Inside the project, so Node resolves the server build's packages from node_modules.
       const serverDir = await mkdtemp(path.join(config.root, '.prerender-'));
@@ -87,7 +101,7 @@ export function prerenderPlugin({ entry = 'src/boot/entry-server.tsx', plugins =
             rollupOptions: { output: { format: 'es', entryFileNames: 'entry-server.mjs' } },
           },
         });
-        /** @type {typeof import('../../src/boot/entry-server')} */
+        /** @type {typeof import('../../src/app/entry-server')} */
         const server = await import(pathToFileURL(path.join(serverDir, 'entry-server.mjs')).href);
 
         const template = await readFile(path.join(outDir, 'index.html'), 'utf8');
@@ -101,9 +115,16 @@ export function prerenderPlugin({ entry = 'src/boot/entry-server.tsx', plugins =
           const page = await server.render(pathname);
           if (page.indexable) indexable.push(pathname);
           // No modulepreload for the route's chunk: on a slow link the preloads took bandwidth
-          // from the page and held its first paint (Lighthouse, see vite.config.ts); main.tsx
-          // fetches the chunk before hydrating, after the page is on screen.
-          const html = pageHtml(template, { ...page, css, preload: [], headEnd: page.shell ? '' : publicHeadEnd });
+          // from the page and held its first paint (Lighthouse, see vite.config.ts); the boot
+          // script fetches the chunk before hydrating, after the page is on screen. A document
+          // loads its own script, and never the app.
+          const html = pageHtml(template, {
+            ...page,
+            css,
+            preload: [],
+            headEnd: page.document ? documentHeadEnd : '',
+            script: page.document ? `/${documentChunk.fileName}` : undefined,
+          });
           const file = server.pageFile(pathname);
           await writeFile(path.join(outDir, file), html);
           const gzip = gzipSync(html, { level: 9 }).length;

@@ -26,7 +26,7 @@ describe('import boundaries', () => {
       'src/features/landing/components/probe.tsx',
       "import { AccountCorner } from '@/app/account-corner';\nexport const probe = AccountCorner;\n",
     );
-    expect(errors).toEqual([expect.stringContaining('features do not import app')]);
+    expect(errors).toEqual([expect.stringContaining('features do not import them')]);
   });
 
   it("refuses a feature reaching into another feature's internals", async () => {
@@ -54,7 +54,22 @@ describe('import boundaries', () => {
     ).toEqual([]);
   });
 
-  it('refuses boot code before the app importing a feature or the app; its entries compose them', async () => {
+  it('refuses a feature importing the boot code, any module of it, with no exception', async () => {
+    for (const module of ['main', 'hold-until-app', 'answer-before-app', 'reload-on-stale-chunk']) {
+      const errors = await boundaryErrors(
+        'src/features/auth/components/probe.tsx',
+        `import * as boot from '@/boot/${module}';\nexport const probe = boot;\n`,
+      );
+      expect(errors, module).toEqual([expect.stringContaining('Features do not import the boot code')]);
+    }
+    const relative = await boundaryErrors(
+      'src/features/tiers/api/probe.ts',
+      "import { holdInteractions } from '../../../boot/hold-until-app';\nexport const probe = holdInteractions;\n",
+    );
+    expect(relative).toEqual([expect.stringContaining('Features do not import the boot code')]);
+  });
+
+  it('refuses boot code before the app importing a feature, the app or the documents; main.ts starts the app', async () => {
     expect(
       await boundaryErrors(
         'src/boot/probe.ts',
@@ -65,11 +80,23 @@ describe('import boundaries', () => {
       expect.stringContaining('boot code before the app'),
     ]);
     expect(
-      await boundaryErrors(
-        'src/boot/entry-server.tsx',
-        "import { routes } from '@/app/router';\nexport const probe = routes;\n",
-      ),
+      await boundaryErrors('src/boot/main.ts', "import { start } from '@/app/start';\nexport const probe = start;\n"),
     ).toEqual([]);
+  });
+
+  it('refuses a document loading the boot code, and a feature importing a document', async () => {
+    expect(
+      await boundaryErrors(
+        'src/document/probe.ts',
+        "import { holdInteractions } from '@/boot/hold-until-app';\nexport const probe = holdInteractions;\n",
+      ),
+    ).toEqual([expect.stringContaining('documents do not load the boot code')]);
+    expect(
+      await boundaryErrors(
+        'src/features/landing/components/probe.tsx',
+        "import { mountMemberIsland } from '@/document/member-island';\nexport const probe = mountMemberIsland;\n",
+      ),
+    ).toEqual([expect.stringContaining('features do not import them')]);
   });
 
   it('refuses shared code importing a feature, and the app importing the local stand-in', async () => {

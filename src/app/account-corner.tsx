@@ -3,7 +3,6 @@ import { Link } from 'react-router-dom';
 import { buttonClasses } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useAuth } from '@/lib/auth-provider';
-import { cn } from '@/lib/cn';
 
 /**
  * The menu's code. It pulls in react-query, Radix and supabase-js: only signed-in users
@@ -14,34 +13,40 @@ export const loadAccountMenu = () => import('@/features/profile/components/accou
 
 const AccountMenu = lazy(() => loadAccountMenu().then((module) => ({ default: module.AccountMenu })));
 
+/** Where a document page's island (src/document/member-island.tsx) finds the account corner. */
+export const ACCOUNT_CORNER_ATTRIBUTE = 'data-account-corner';
+
+type AccountCornerProps = {
+  /** The page's own sign-out, for pages that must run it themselves (/resources). */
+  signOut?: { onSignOut: () => Promise<void>; onSignedOut: () => void };
+};
+
 /**
  * The fixed top-right area: a Sign In button for visitors, the profile menu for signed-in
  * users. `fixed` is the spec's layout; pages that already have a header pass `inline`.
  */
-export function AccountCorner({
-  inline = false,
-  signOut,
-}: {
-  inline?: boolean;
-  /** The page's own sign-out, for pages that must run it themselves (/resources). */
-  signOut?: { onSignOut: () => Promise<void>; onSignedOut: () => void };
-}) {
-  const { status, user } = useAuth();
+export function AccountCorner({ inline = false, signOut }: AccountCornerProps & { inline?: boolean }) {
   const wrapper = inline ? 'flex items-center' : 'fixed right-3 top-3 z-50 sm:right-4 sm:top-4';
-
-  if (status === 'loading') return <div className={cn(wrapper, 'size-10')} aria-hidden="true" />;
-
   return (
-    <div className={wrapper}>
-      {status === 'signed-in' && user ? (
-        <Suspense fallback={<div className="bg-navy-100 size-10 rounded-full" aria-hidden="true" />}>
-          <AccountMenu user={user} signOut={signOut} />
-        </Suspense>
-      ) : (
-        <Link to={paths.auth} className={buttonClasses('outline', 'sm', 'shadow')}>
-          Sign In
-        </Link>
-      )}
+    <div className={wrapper} {...{ [ACCOUNT_CORNER_ATTRIBUTE]: '' }}>
+      <AccountCornerContent signOut={signOut} />
     </div>
+  );
+}
+
+/** What the corner holds: Sign In, the menu, or while the session is read, its place kept. */
+export function AccountCornerContent({ signOut }: AccountCornerProps) {
+  const { status, user } = useAuth();
+  if (status === 'loading') return <div className="size-10" aria-hidden="true" />;
+  if (status === 'signed-in' && user)
+    return (
+      <Suspense fallback={<div className="bg-navy-100 size-10 rounded-full" aria-hidden="true" />}>
+        <AccountMenu user={user} signOut={signOut} />
+      </Suspense>
+    );
+  return (
+    <Link to={paths.auth} className={buttonClasses('outline', 'sm', 'shadow')}>
+      Sign In
+    </Link>
   );
 }

@@ -1,6 +1,6 @@
 // The <head> tags of every page (title, description, canonical URL, robots, Open Graph and
 // Twitter card), from one place: the build writes them into the prerendered HTML
-// (src/boot/entry-server.tsx) and `PageTitle` keeps them right on client-side navigation.
+// (src/app/entry-server.tsx) and `PageTitle` keeps them right on client-side navigation.
 // Relative imports only: vite.config.ts imports this file for the page list and the origin.
 import { paths } from '../config/paths';
 import { site } from '../content/site';

@@ -5,15 +5,15 @@ import { ErrorPage } from './error-page';
 import type { RouteHandle } from './head';
 import { RootLayout } from './root-layout';
 import { routeFallback } from './route-fallback';
-import { Component as HomePage } from './routes/home';
 
 const Loading = routeFallback('Loading...');
 /** The pages auth e-mails lead to (confirm a link or code, set a password): one chunk. */
 const linkPages = () => import('./routes/set-password');
 
 /**
- * The landing page is bundled eagerly (it is the first paint for most visitors); every other
- * route is a lazy chunk, so supabase-js, react-query, zod and Radix load only where used.
+ * Every route is a lazy chunk, so supabase-js, react-query, zod and Radix load only where used.
+ * The public pages (`documentPages`) are here for the build, which prerenders them from these
+ * routes; in the browser they are documents, never the router's (app/start.tsx).
  * Member routes gate in their loaders (session, tier, staff). Each lazy route names its
  * `HydrateFallback` here, not in its chunk: on a direct load the router shows it while the
  * chunk and loader arrive, before it could read anything from the chunk.
@@ -33,7 +33,8 @@ export const routes: RouteObject[] = [
                 'Overcome fear, silence your inner critic and finish your book in 90 days: the Yes, You Can! ebook and coaching for first-time Christian writers.',
               indexable: true,
             }),
-            element: <HomePage />,
+            HydrateFallback: Loading,
+            lazy: () => import('./routes/home'),
           },
           {
             path: paths.auth,

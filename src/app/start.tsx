@@ -1,9 +1,9 @@
 import { startTransition, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router-dom';
-import { preloadLinkedRoutes } from '@/app/preload-linked-routes';
 import { resolveLazyRoutes } from '@/app/resolve-lazy-routes';
 import { routes } from '@/app/router';
+import { documentPages } from '@/config/paths';
 import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/boot/reload-on-stale-chunk';
 
 /**
@@ -51,6 +51,25 @@ function settleLoadersAfter(tree: RouteObject[], until: Promise<void>) {
   }
 }
 
+/**
+ * The public pages are documents (src/document/main.ts), never the router's to render: a
+ * navigation to one (a link, a redirect, the sign-out's way home) loads it from the host,
+ * prerendered, with its Speculation Rules and without React. The loader hands the address to
+ * the browser and never settles; the page it was on stays until the document replaces it.
+ */
+function asDocuments(tree: RouteObject[]) {
+  for (const route of tree) {
+    if (route.path && documentPages.includes(route.path)) {
+      route.loader = ({ request }) => {
+        window.location.assign(request.url);
+        return new Promise<never>(() => {});
+      };
+      delete route.lazy;
+    }
+    if (route.children) asDocuments(route.children);
+  }
+}
+
 /** Calls `onReady` once the whole tree has committed (a parent's effects run after its children's). */
 function Ready({ onReady, children }: { onReady: () => void; children: ReactNode }) {
   useEffect(() => {
@@ -61,17 +80,10 @@ function Ready({ onReady, children }: { onReady: () => void; children: ReactNode
 
 /**
  * Starts the app in `container`: hydrates the prerendered page, or renders into the empty
- * shell. `onReady` runs when the app handles the page (boot/main.ts then replays a held click);
- * `onLeave`, once, when the router first shows another page than the one it started on.
+ * shell. `onReady` runs when the app handles the page (boot/main.ts then replays a held click).
  */
-export async function start(
-  container: HTMLElement,
-  { onReady = () => {}, onLeave = () => {} }: { onReady?: () => void; onLeave?: () => void } = {},
-) {
-  // The router shows the next public page from here on: its code comes alongside this page's
-  // own route (a few kB on a phone's link), not after the hydration, which takes a second or
-  // more on a slow phone: a visitor who scrolled, and so started the app, taps soon after.
-  void preloadLinkedRoutes(routes, container, window.location.origin);
+export async function start(container: HTMLElement, { onReady = () => {} }: { onReady?: () => void } = {}) {
+  asDocuments(routes);
   // This runs as the app's modules finish evaluating: a new task before the next step.
   await nextTask();
   const hydrate = await prepare(container);
@@ -97,13 +109,6 @@ export async function start(
         if (settled(state)) callback();
       });
     },
-  });
-
-  const startedOn = router.state.location.pathname;
-  const unsubscribe = router.subscribe((state) => {
-    if (state.location.pathname === startedOn) return;
-    unsubscribe();
-    onLeave();
   });
 
   const ready = () => {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { holdInteractions } from './hydrate-on-intent';
+import { holdInteractions } from './hold-until-app';
 
 // Before the app runs, the page answers a tab's keys itself (answer-before-app.ts, through
 // holdInteractions); once it runs, Radix does. The two must agree, key for key: each

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { holdInteractions, takeEarlyInput } from './hydrate-on-intent';
-import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './needs-app';
+import { takeEarlyInput } from '@/lib/take-early-input';
+import { holdInteractions } from './hold-until-app';
+import { NEEDS_APP, NEEDS_APP_IN_FRAME } from '@/config/needs-app';
 import { earlyInputPlugin, earlyInputScript, scriptHash } from './early-input.mjs';
 
 afterEach(() => {

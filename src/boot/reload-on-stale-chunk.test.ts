@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadAhead, reloadOnStaleChunk } from './reload-on-stale-chunk';
+import { reloadOnStaleChunk } from './reload-on-stale-chunk';
 
 /** A window the listener acts on: its address, its session storage, and the two ways it leaves. */
 function tab(pathname: string) {
@@ -31,26 +31,19 @@ function listen(target: ReturnType<typeof tab>, pending: () => string | null) {
 
 afterEach(() => window.sessionStorage.clear());
 
-describe('a chunk loaded ahead of the visitor', () => {
-  it('neither reloads nor rejects when it will not load and the visitor is going nowhere', async () => {
-    const target = tab('/');
-    listen(target, () => null);
-    await expect(loadAhead(async () => failChunk(target, 'auth-AbCdEf12'))).resolves.toBeUndefined();
-    expect(target.location.reload).not.toHaveBeenCalled();
-    expect(target.location.assign).not.toHaveBeenCalled();
+describe('a chunk that will not load', () => {
+  it('loads the page the visitor is going to, once: failing again there, the error shows', () => {
+    const target = tab('/resources');
+    listen(target, () => '/staff');
+    expect(() => failChunk(target, 'staff-AbCdEf12')).not.toThrow();
+    expect(target.location.assign).toHaveBeenCalledWith('/staff');
+    expect(() => failChunk(target, 'staff-AbCdEf12')).toThrow(/dynamically imported module/);
+    expect(target.location.assign).toHaveBeenCalledOnce();
   });
 
-  it('still loads the page the visitor taps their way to when a chunk fails meanwhile', async () => {
-    const target = tab('/');
-    listen(target, () => '/auth');
-    await loadAhead(async () => failChunk(target, 'auth-AbCdEf12'));
-    expect(target.location.assign).toHaveBeenCalledWith('/auth');
-  });
-
-  it('leaves the recovery as it was once the load ahead is over', async () => {
+  it('reloads where the visitor stands when the router is going nowhere (Back/Forward moved the bar)', () => {
     const target = tab('/bundles');
     listen(target, () => null);
-    await loadAhead(async () => {});
     expect(() => failChunk(target, 'account-menu-AbCdEf12')).not.toThrow();
     expect(target.location.reload).toHaveBeenCalledOnce();
   });

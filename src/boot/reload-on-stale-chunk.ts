@@ -8,26 +8,6 @@ const RELOADED_FOR_KEY = 'yes-you-can-chunk-reload';
  */
 const FETCH_FAILURE = /dynamically imported module|Importing a module script failed|Unable to preload/i;
 
-/** How many loads of code nobody asked for yet (`loadAhead`) are under way in this page. */
-let loadsAhead = 0;
-
-/**
- * Loads code ahead of the visitor (the next pages' routes, while they read). A chunk that
- * fails here is no reason to reload the page under them: it is left to the router, which
- * asks for it again on the tap (Chromium fetches a failed dynamic import again), and that
- * failure reloads at the page they are going to. Never rejects.
- */
-export async function loadAhead(load: () => unknown): Promise<void> {
-  loadsAhead += 1;
-  try {
-    await load();
-  } catch {
-    // left to the router, as above
-  } finally {
-    loadsAhead -= 1;
-  }
-}
-
 type Navigation = {
   /** Where the router is going (a same-site href), or null when it is not navigating. */
   pendingHref: () => string | null;
@@ -60,9 +40,6 @@ export function reloadOnStaleChunk(navigation: Navigation, target: Window = wind
 
   target.addEventListener('vite:preloadError', (event) => {
     const { payload } = event as Event & { payload?: unknown };
-    // Not on the visitor's way anywhere while code is loaded ahead: that load failed, most
-    // likely (see loadAhead). Another chunk failing just then shows its error instead.
-    if (loadsAhead > 0 && navigation.pendingHref() === null) return;
     if (!reloadOnceFor(payload, navigation.pendingHref() ?? currentHref(target), target)) return;
     event.preventDefault();
     leaving = true;
@@ -87,18 +64,6 @@ export function reloadOnceFor(error: unknown, href: string, target: Window = win
   if (href === currentHref(target)) target.location.reload();
   else target.location.assign(href);
   return true;
-}
-
-/**
- * Whether this page is the reload `reloadOnceFor` made: the app was running in this tab a
- * moment ago, so it starts again at once rather than waiting for the visitor to act.
- */
-export function isChunkReload(target: Window = window): boolean {
-  try {
-    return target.sessionStorage.getItem(RELOADED_FOR_KEY) === currentHref(target);
-  } catch {
-    return false;
-  }
 }
 
 /** The page's own address within the site: path, query and fragment (what a reload is keyed by). */

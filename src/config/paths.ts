@@ -19,6 +19,14 @@ export const paths = {
 
 export type AppPath = (typeof paths)[keyof typeof paths];
 
+/**
+ * The public pages that are documents: prerendered by the build, shipped without React and
+ * never hydrated (src/document/main.ts is their only script). The app's router never renders
+ * them either: a link or a navigation to one from the app loads it as a document.
+ * See docs/decisions/098-public-pages-are-documents.md.
+ */
+export const documentPages: readonly string[] = [paths.home, paths.bundles, paths.upgrade, paths.privacy];
+
 const probeOrigin = 'http://same-site.invalid';
 
 function hasUnsafeCharacter(value: string): boolean {

@@ -6,7 +6,7 @@ import { LandingHeader } from '@/features/landing/components/landing-header';
 import { ProblemSolution } from '@/features/landing/components/problem-solution';
 import { SiteFooter } from '@/features/landing/components/site-footer';
 
-/** The landing page: bundled eagerly, so it imports nothing heavier than the purchase links. */
+/** The landing page: a document (prerendered, no React in the browser). */
 export function Component() {
   return (
     <>

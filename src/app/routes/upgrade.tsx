@@ -1,35 +1,13 @@
-import { lazy, Suspense } from 'react';
 import { AccountCorner } from '@/app/account-corner';
+import { BUYER_ACCESS_ATTRIBUTE, BuyerAccess } from '@/app/buyer-access';
 import { paths } from '@/config/paths';
 import { bundles, formatOriginalPrice, formatSavings } from '@/content/bundles';
 import { landing } from '@/content/landing';
 import { formatPrice, site } from '@/content/site';
-import { BuyerAccessView } from '@/features/upgrade/components/buyer-access-view';
 import { ShowcaseCard } from '@/features/upgrade/components/showcase-card';
-import { useAuth } from '@/lib/auth-provider';
 import { ebookOffer } from '@/content/site';
 
 const { cover } = site.ebook;
-
-// Only a signed-in user downloads the tier read (react-query, supabase-js).
-const MemberAccess = lazy(() =>
-  import('@/features/upgrade/components/member-access').then((module) => ({ default: module.MemberAccess })),
-);
-
-/**
- * The visitor version first, always (the prerendered page, and while the session is read);
- * the signed-in version replaces it in the same box once a session is known.
- */
-function BuyerAccess() {
-  const { status, user } = useAuth();
-  if (status !== 'signed-in' || !user) return <BuyerAccessView state={{ kind: 'visitor' }} />;
-  const checking = { kind: 'member', email: user.email ?? null, tier: { status: 'loading', retrying: false } } as const;
-  return (
-    <Suspense fallback={<BuyerAccessView state={checking} />}>
-      <MemberAccess user={user} />
-    </Suspense>
-  );
-}
 
 export function Component() {
   return (
@@ -48,7 +26,9 @@ export function Component() {
             going. Choose the bundle that fits your season.
           </p>
         </div>
-        <BuyerAccess />
+        <div {...{ [BUYER_ACCESS_ATTRIBUTE]: '' }}>
+          <BuyerAccess />
+        </div>
         <div className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           <ShowcaseCard
             id="ebook"

@@ -18,7 +18,7 @@ import { Label } from './label';
  * way everywhere.
  *
  * The values stay in the inputs, not here: the prerendered forms are uncontrolled, so what a
- * visitor types before the app hydrates is what the submit reads (src/boot/use-typed-before-app.ts).
+ * visitor types before the app hydrates is what the submit reads (src/lib/use-typed-before-app.ts).
  * The primitive imports no form library and no zod at run time, so public pages carry only these
  * few lines; validation takes the feature's zod schema through `checkFields`.
  */

@@ -5,7 +5,7 @@ import { safeNextPath } from '@/config/paths';
 import { requestPasswordReset } from '../api/request-password-reset';
 import { signIn, type StartedSession } from '../api/sign-in';
 import { signUp } from '../api/sign-up';
-import { afterLoad } from '@/boot/after-load';
+import { afterLoad } from '@/lib/after-load';
 import { useAuth } from '@/lib/auth-provider';
 import { AuthView } from './auth-view';
 

@@ -1,7 +1,7 @@
 import type { RefObject } from 'react';
 import { Field } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { useTypedBeforeApp } from '@/boot/use-typed-before-app';
+import { useTypedBeforeApp } from '@/lib/use-typed-before-app';
 
 /**
  * The auth page's e-mail field, shared by its forms. Uncontrolled: the field holds what was

@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { site } from '@/content/site';
-import { answerActivation } from '@/boot/answer-before-app';
+import { swap } from '@/lib/swap';
 import { SalesVideo } from './sales-video';
 
 describe('SalesVideo facade', () => {
@@ -17,7 +17,7 @@ describe('SalesVideo facade', () => {
     const play = screen.getByRole('button', { name: /^Play video/ });
     // The page answered a tap before the app ran (answer-before-app.ts): it showed the video's
     // place at once, and made the frame once that was painted.
-    answerActivation(play);
+    swap(play);
     expect(container.querySelector('iframe')).toBeNull();
     const made = await waitFor(() => {
       const frame = container.querySelector('iframe');
@@ -35,7 +35,7 @@ describe('SalesVideo facade', () => {
   it('makes one frame whichever of the page and the app replaying the tap comes first', async () => {
     const { container } = render(<SalesVideo />);
     const play = screen.getByRole('button', { name: /^Play video/ });
-    answerActivation(play);
+    swap(play);
     await userEvent.click(play);
     const frame = await waitFor(() => {
       const made = container.querySelector('iframe');

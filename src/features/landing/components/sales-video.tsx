@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { loadFrame } from '@/boot/answer-before-app';
+import { loadFrame } from '@/lib/swap';
 import { landing } from '@/content/landing';
 import { ebookOffer } from '@/content/site';
 
@@ -14,7 +14,7 @@ const NO_CONTENT = { __html: '' };
  * its cookies) is inserted only after the visitor asks for it, and then takes focus so
  * keyboard users land in the player.
  *
- * The button names the frame's slot as what it shows (a swap, src/boot/answer-before-app.ts):
+ * The button names the frame's slot as what it shows (a swap, src/lib/swap.ts):
  * a Play tapped before the app runs is answered by the page itself, which makes the frame,
  * and the app, replaying the tap, finds the player already loading. So the frame is never
  * React's to render (rendering or writing its `src` again would load the player anew):

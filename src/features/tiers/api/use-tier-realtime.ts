@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { whenIdle } from '@/boot/after-load';
+import { whenIdle } from '@/lib/after-load';
 import { supabase } from '@/lib/supabase';
 import { tierKeys } from './get-user-tier';
 

@@ -4,15 +4,17 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { ComponentType } from 'react';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider, type RouteObject } from 'react-router-dom';
-import { headTags, prerenderedPages, renderHeadTags, siteOrigin } from '@/app/head';
+import { headTags, prerenderedPages, renderHeadTags, siteOrigin } from './head';
+import { documentPages } from '@/config/paths';
 import { pageShells } from './page-shells';
-import { routes } from '@/app/router';
+import { routes } from './router';
 
 /**
- * The page's markup (for #root), its head tags, whether it belongs in the sitemap, and whether
- * it is a member page's shell (not a public page).
+ * The page's markup (for #root), its head tags, whether it belongs in the sitemap, whether it
+ * is a member page's shell (not a public page), and whether it is a document (a public page
+ * that ships without React, `documentPages`) rather than a page the app takes over.
  */
-export type RenderedPage = { html: string; head: string; indexable: boolean; shell: boolean };
+export type RenderedPage = { html: string; head: string; indexable: boolean; shell: boolean; document: boolean };
 
 export function origin(): string {
   return siteOrigin(import.meta.env.VITE_SITE_URL);
@@ -58,10 +60,16 @@ export async function render(pathname: string): Promise<RenderedPage> {
     origin(),
   );
   const indexable = !tags.some((tag) => tag.tag === 'meta' && tag.key === 'robots' && tag.content.includes('noindex'));
-  return { html, head: renderHeadTags(tags), indexable, shell: Boolean(shell) };
+  return {
+    html,
+    head: renderHeadTags(tags),
+    indexable,
+    shell: Boolean(shell),
+    document: documentPages.includes(pathname),
+  };
 }
 
-export { pageFile, privatePaths } from '@/app/head';
+export { pageFile, privatePaths } from './head';
 
 /** Every page the build writes: the public ones, then the member pages' shells. */
 export const builtPages: readonly string[] = [...prerenderedPages, ...Object.keys(pageShells)];

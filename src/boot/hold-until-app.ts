@@ -1,106 +1,12 @@
-import { afterNextPaint, answerActivation, selectTab, tabForKey } from './answer-before-app';
-import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './needs-app';
+import type { EarlyInput } from '@/lib/take-early-input';
+import { answerActivation, selectTab, tabForKey } from './answer-before-app';
+import { NEEDS_APP, NEEDS_APP_IN_FRAME } from '@/config/needs-app';
 
-// The public pages arrive prerendered: readable, and their links work, before any script.
-// A first-time visitor's page therefore loads the app only when they first act on it (see
-// main.ts), and a tap on a button made before the app has taken over is kept and replayed
-// once it has, so nothing the visitor did is lost. Kept free of React: this runs first.
-
-/**
- * What counts as the visitor acting on the page: pointing, touching, scrolling, typing or
- * moving focus. A mouse user's first move is enough; a phone user's first touch.
- */
-export const INTENT_EVENTS = ['pointermove', 'pointerdown', 'touchstart', 'wheel', 'scroll', 'keydown', 'focusin'];
-
-/** Pointer events that start a tap or a click: on a link, they lead away from the page. */
-const PRESS_EVENTS = new Set(['pointerdown', 'touchstart']);
-
-/** What a visitor uses on the page itself: a field, or a control that needs the app. */
-const PAGE_CONTROLS = `${NEEDS_APP}, input, select, textarea, label, summary, [contenteditable]`;
-
-/**
- * Whether the first intent was a reader's: a scroll, a wheel, a pointer moving, or a touch
- * or press that is not on one of the page's controls (a finger's scroll starts with a touch).
- * A reader may well tap one of the page's links next, so the next pages are still got ready
- * while the app starts. A key, a focus or a press on a control is the visitor using this
- * page: its app comes first (speculation.ts).
- */
-export function isReading(event: Event): boolean {
-  if (event.type === 'keydown' || event.type === 'focusin') return false;
-  const target = event.target instanceof Element ? event.target : null;
-  return target?.closest(PAGE_CONTROLS) == null;
-}
-
-/**
- * Calls `callback` once, with the first intent event on `target`. Returns a cancel function.
- * A press on a link (and the focus it gives that link) is not one: the visitor is leaving
- * for the next page, which may already be waiting (Speculation Rules), and starting the app
- * here would only compete with it for the phone's processor and network.
- */
-export function onFirstIntent(callback: (event: Event) => void, target: Window = window): () => void {
-  const options: AddEventListenerOptions = { capture: true, passive: true };
-  let done = false;
-  let pressedLink: Element | null = null;
-  const stop = () => {
-    done = true;
-    for (const type of INTENT_EVENTS) target.removeEventListener(type, fire, options);
-  };
-  function leaving(event: Event): boolean {
-    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
-    if (link && PRESS_EVENTS.has(event.type)) pressedLink = link;
-    return link !== null && (PRESS_EVENTS.has(event.type) || (event.type === 'focusin' && link === pressedLink));
-  }
-  function fire(event: Event) {
-    if (done || leaving(event)) return;
-    stop();
-    callback(event);
-  }
-  for (const type of INTENT_EVENTS) target.addEventListener(type, fire, options);
-  return stop;
-}
-
-/** What ends a press, for `afterPress`: its click, or the press given up (a scroll, a key). */
-const PRESS_ENDS = ['click', 'pointercancel', 'touchcancel', 'contextmenu', 'scroll', 'keydown'];
-
-/** A press held longer than this is not waited for. */
-export const PRESS_WAIT_MS = 1000;
-
-/**
- * Calls `callback` at once, unless `event` starts a press (a touch, a pointer going down):
- * then once the press has ended and the frame after it has been painted. Starting the app
- * (the import, its preload links, the module fetches) takes tens of milliseconds of a
- * slow phone's main thread; done on the press, it held the tap's own answer (a tab, a
- * swap, a held button's spinner), which comes on the click that ends the press. So the
- * tap is answered and shown first, and the app starts in the next task.
- */
-export function afterPress(event: Event, callback: () => void, target: Window = window) {
-  if (!PRESS_EVENTS.has(event.type)) return callback();
-  const options: AddEventListenerOptions = { capture: true, passive: true };
-  let done = false;
-  const ended = () => {
-    if (done) return;
-    done = true;
-    target.clearTimeout(timer);
-    for (const type of PRESS_ENDS) target.removeEventListener(type, ended, options);
-    afterNextPaint(target.document, callback);
-  };
-  for (const type of PRESS_ENDS) target.addEventListener(type, ended, options);
-  const timer = target.setTimeout(ended, PRESS_WAIT_MS);
-}
-
-/** An input the page's inline head script held before the boot script ran (early-input.mjs). */
-export type EarlyInput = { type: 'click' | 'keydown'; target: Element; key?: string };
-
-/**
- * Stops the inline head script's holding and returns what it held, oldest first: a visitor
- * who acts between the first paint and the boot script (a round trip or more on a phone)
- * loses nothing. Every page calls this at start, prerendered or not.
- */
-export function takeEarlyInput(target: Window & { __earlyInput?: () => EarlyInput[] } = window): EarlyInput[] {
-  const take = target.__earlyInput;
-  delete target.__earlyInput;
-  return typeof take === 'function' ? take() : [];
-}
+// /auth and the member pages' shells arrive prerendered, and the app starts on them as soon
+// as they have painted (main.ts). Until it has hydrated the page, a tap on a button is kept
+// here and replayed once it has, and what React would hydrate all at once for is kept from
+// it, so nothing the visitor does is lost and nothing waits for a whole hydration. Kept free
+// of React: this runs first.
 
 export type HeldInteractions = {
   /** Whether a click is waiting for the app. */

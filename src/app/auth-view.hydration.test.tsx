@@ -3,11 +3,11 @@ import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { holdInteractions } from '@/boot/hydrate-on-intent';
-import type { Credentials } from '../lib/credentials-schema';
-import { AuthView } from './auth-view';
+import { holdInteractions } from '@/boot/hold-until-app';
+import type { Credentials } from '@/features/auth/lib/credentials-schema';
+import { AuthView } from '@/features/auth/components/auth-view';
 
-// What the visitor of a prerendered /auth does before the app runs (main.tsx holds it with
+// What the visitor of a prerendered /auth does before the app runs (src/boot/main.ts holds it with
 // holdInteractions), then the app hydrating that page: it must adopt what it finds, with no
 // hydration error, and send what was typed.
 

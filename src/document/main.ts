@@ -1,0 +1,55 @@
+import { AUTH_STORAGE_KEY, hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
+import { isSwap, swap } from '@/lib/swap';
+import { takeEarlyInput } from '@/lib/take-early-input';
+import { whenShown } from '@/lib/when-shown';
+import { speculateFromFirstPaint } from './speculation';
+
+// The public pages' script (/, /bundles, /upgrade, /privacy): they are documents, prerendered
+// by the build from the app's components, and run no React. This is all a first-time visitor's
+// page runs: the sales video's swap, the Speculation Rules from first paint, and what only some
+// visitors need, loaded then: the purchase links' handling inside a marketplace's frame, and the
+// member's island (their menu, their tier on /upgrade) when a session may be stored. The page's
+// stylesheet is inlined by the build; this imports none.
+// See docs/decisions/098-public-pages-are-documents.md.
+
+/** Whether the page is inside a frame (a frame of another origin may not be read: it is). */
+function framed(): boolean {
+  try {
+    return window.self !== window.top;
+  } catch {
+    return true;
+  }
+}
+
+// What the page's inline head script held between first paint and now: a Play tapped at
+// once, and, inside a frame, a purchase link.
+const held = takeEarlyInput()
+  .filter((input) => input.type === 'click')
+  .map((input) => input.target);
+
+document.addEventListener('click', (event) => {
+  const control = event.target instanceof Element ? event.target.closest('[data-shows], [data-hides]') : null;
+  if (control) swap(control);
+});
+for (const control of held) if (isSwap(control)) swap(control);
+
+if (framed()) void import('./framed-purchase').then(({ takePurchaseLinks }) => takePurchaseLinks(held));
+
+let island: Promise<unknown> | null = null;
+/** The member's island, once. A failure to load leaves the page as a visitor's. */
+function loadIsland() {
+  island ??= import('./member-island')
+    .then(({ mountMemberIsland }) => mountMemberIsland())
+    .catch((error: unknown) => console.error('Could not load the member menu', error));
+}
+
+// Nothing starts on a page Chrome prerenders until the visitor goes to it: no session is read
+// and no request goes to Supabase for a page nobody may see.
+whenShown(() => {
+  speculateFromFirstPaint();
+  if (hasStoredSession() || hasAuthRedirectInUrl()) loadIsland();
+  // Signed in in another tab meanwhile: this page shows the menu too.
+  window.addEventListener('storage', (event) => {
+    if (event.key === AUTH_STORAGE_KEY && event.newValue !== null) loadIsland();
+  });
+});
