@@ -33,3 +33,18 @@ test('every public page is prerendered with its heading, title, description, can
 test('every <img> and <iframe> has a width and a height, in the source and in the prerendered pages', () => {
   expect(failures('media')).toEqual([]);
 });
+
+test('npm run perf times every internal link of the documents', async () => {
+  const { LINKS } = await import('../scripts/bench/journeys.mjs');
+  const { documentPages } = await import('../src/config/paths');
+  const { pageFile } = await import('../src/app/head');
+  const { readFileSync } = await import('node:fs');
+  const built: { from: string; to: string }[] = [];
+  for (const from of documentPages) {
+    const html = readFileSync(`${distDir}/${pageFile(from)}`, 'utf8');
+    const pages = [...html.matchAll(/<a\b[^>]*\bhref="(\/[^"#?]*)(?:\?[^"]*)?"/g)].map((match) => match[1] ?? '');
+    for (const to of new Set(pages)) if (to !== from) built.push({ from, to });
+  }
+  const key = (link: { from: string; to: string }) => `${link.from} → ${link.to}`;
+  expect(LINKS.map(key).sort()).toEqual(built.map(key).sort());
+});

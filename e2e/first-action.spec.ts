@@ -1,30 +1,68 @@
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { Route } from '@playwright/test';
 import { landing } from '../src/content/landing';
+import { documentPages } from '../src/config/paths';
 import { expect, holdTheApp, test, waitForHydration } from './fixtures';
 
-// A first-time visitor's prerendered page is complete without the app, so it loads only a
-// small boot script; the app (React, the router, the page's components) loads when the
-// visitor first acts on the page (src/boot/main.ts; see docs/decisions/042-hydrate-on-intent.md).
-// Whatever they did before it took over is not lost.
+// The public pages are documents: prerendered, with one small script of their own and no
+// React (src/document/main.ts). The app (React, the router, the page's components) runs on
+// /auth and the member pages, where it starts as soon as the page has painted
+// (src/boot/main.ts); whatever the visitor did before it took over is not lost.
+// See docs/decisions/098-public-pages-are-documents.md.
 
-for (const path of ['/', '/bundles', '/upgrade', '/auth']) {
-  test(`${path} runs only the boot script until the visitor acts, then starts the app`, async ({ page }) => {
+type ChunkMap = { chunks: Record<string, { modules: string[] }> };
+/** The build's chunks that hold React DOM or the router, read when a test runs (after the web server's build). */
+function reactChunks(): string[] {
+  const map = JSON.parse(
+    readFileSync(fileURLToPath(new URL('../dist/.vite/chunk-map.json', import.meta.url)), 'utf8'),
+  ) as ChunkMap;
+  return Object.entries(map.chunks)
+    .filter(([, chunk]) =>
+      chunk.modules.some((module) => /node_modules\/(react-dom|react-router|react)\//.test(module)),
+    )
+    .map(([file]) => `/${file}`);
+}
+
+for (const path of documentPages) {
+  test(`${path} is a document: a first-time visitor's page loads no React, before or after acting on it`, async ({
+    page,
+  }) => {
     const scripts: string[] = [];
     page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
     });
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    // `goto` waited for `load`: the boot script has run, and asked for nothing more.
-    expect(scripts).toEqual([expect.stringMatching(/^\/assets\/index-[^/]+\.js$/)]);
-
-    await waitForHydration(page);
-    expect(scripts.some((script) => /^\/assets\/start-[^/]+\.js$/.test(script))).toBe(true);
+    // Acting on the page (a key, a scroll, a tap on the text) starts nothing either.
+    await page.keyboard.press('Tab');
+    await page.mouse.wheel(0, 400);
+    await page.getByRole('heading', { level: 1 }).click();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    expect(scripts).toContainEqual(expect.stringMatching(/^\/assets\/document-[^/]+\.js$/));
+    const react = reactChunks();
+    expect(react.length).toBeGreaterThan(0);
+    expect(scripts.filter((script) => react.includes(script))).toEqual([]);
+    expect(scripts.filter((script) => /^\/assets\/(index|start)-/.test(script))).toEqual([]);
+    await expect(page.locator('head > style ~ [data-page-head]')).toHaveCount(0);
   });
 }
 
-test('a tap on Play before the app has loaded is answered by the page, and the app keeps the player it finds', async ({
+test('/auth runs only the boot script until the visitor acts, then starts the app', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/auth');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // `goto` waited for `load`: the boot script has run, and asked for nothing more.
+  expect(scripts).toEqual([expect.stringMatching(/^\/assets\/index-[^/]+\.js$/)]);
+  await waitForHydration(page);
+  expect(scripts.some((script) => /^\/assets\/start-[^/]+\.js$/.test(script))).toBe(true);
+});
+
+test('a tap on Play before the page’s script has run is held, then answered once: the player loads once', async ({
   page,
 }) => {
   const embeds: string[] = [];
@@ -32,23 +70,23 @@ test('a tap on Play before the app has loaded is answered by the page, and the a
     embeds.push(route.request().url());
     return route.fulfill({ contentType: 'text/html', body: '<title>player</title>' });
   });
-  const app = await holdTheApp(page);
-  await page.goto('/');
-  await page.getByRole('button', { name: new RegExp(landing.hero.video.play) }).click();
-  // The tap started the app's download, and the page answered without it: the player loads.
-  await expect.poll(app.requested).toBe(true);
+  const script: Route[] = [];
+  let released = false;
+  await page.route(/\/assets\/document-[^/]+\.js$/, (route) => (released ? route.continue() : script.push(route)));
+  await page.goto('/', { waitUntil: 'commit' });
+  const play = page.getByRole('button', { name: new RegExp(landing.hero.video.play) });
+  await expect.poll(() => script.length).toBe(1);
+  await play.click();
+  // Held by the page's inline head script: nothing loads yet, and the tap is not lost.
+  await expect(play).toBeVisible();
+  released = true;
+  for (const route of script) await route.continue();
   const player = page.getByTitle(landing.hero.video.iframeTitle);
   await expect(player).toBeVisible();
   await expect(player).toBeFocused();
+  await expect(play).toBeHidden();
   await expect.poll(() => embeds.length).toBe(1);
-
-  await app.release();
-  await waitForHydration(page, { act: false });
-  // The app adopted the playing state (the button stays gone) without loading the player again.
-  await expect(page.getByRole('button', { name: new RegExp(landing.hero.video.play) })).toBeHidden();
   await expect(page.locator('iframe[src]')).toHaveCount(1);
-  await expect(player).toBeVisible();
-  expect(embeds).toHaveLength(1);
 });
 
 test('/auth typed in and submitted before the app has loaded signs in once it has, posting nothing', async ({
@@ -138,12 +176,13 @@ test('taps before the boot script has run are held by the page, then answered, a
   expect(posts).toEqual([]);
 });
 
-test('a visitor who scrolls before the app runs keeps their place, and taps the link they see', async ({ page }) => {
+test('a visitor who scrolls /auth before the app has hydrated keeps their place', async ({ page }) => {
+  await page.setViewportSize({ width: 412, height: 500 });
   const app = await holdTheApp(page);
-  await page.goto('/upgrade');
+  await page.goto('/auth');
   // Scrolling is the visitor's first action: it starts the app, held here meanwhile.
   await page.mouse.move(200, 300);
-  await page.mouse.wheel(0, 700);
+  await page.mouse.wheel(0, 300);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   await expect.poll(app.requested).toBe(true);
   const scrolled = await page.evaluate(() => window.scrollY);
@@ -152,6 +191,4 @@ test('a visitor who scrolls before the app runs keeps their place, and taps the 
   await waitForHydration(page, { act: false });
   // Hydrating must not scroll the page back to the top, under the visitor's finger.
   expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
-  await page.getByRole('link', { name: 'Download eBook Now' }).click();
-  await expect(page).toHaveURL(/\/auth\?next=%2Fresources$|\/auth\?next=\/resources$/);
 });

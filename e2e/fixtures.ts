@@ -104,12 +104,13 @@ export const test = base.extend<{ makeUser: (options?: UserOptions) => Promise<T
 export { expect };
 
 /**
- * Waits until a prerendered page has hydrated: the app re-applies its head tags after the
- * inlined CSS once React runs. Before that the page is HTML only (tabs do not switch, typing
- * is not yet in React's state), so a test that interacts right after `goto` waits here.
- * A first-time visitor's page starts the app on their first action (src/boot/main.ts), so this
- * acts first, with a key press that changes nothing on the page; `{ act: false }` waits for
- * a page that starts by itself (a stored session, a link from an auth e-mail).
+ * Waits until a prerendered page the app runs on (/auth, a member page's shell) has hydrated:
+ * the app re-applies its head tags after the inlined CSS once React runs. Before that the
+ * page is HTML only (tabs do not switch, typing is not yet in React's state), so a test that
+ * interacts right after `goto` waits here. A first-time visitor's /auth starts the app on
+ * their first action (src/boot/main.ts), so this acts first, with a key press that changes
+ * nothing on the page; `{ act: false }` waits for a page that starts by itself (a stored
+ * session, a link from an auth e-mail). The public pages are documents and never hydrate.
  */
 export async function waitForHydration(page: Page, { act = true }: { act?: boolean } = {}) {
   if (act) await page.keyboard.press('Shift');
@@ -118,7 +119,7 @@ export async function waitForHydration(page: Page, { act = true }: { act?: boole
 
 /**
  * Makes the page a browser without Speculation Rules (Safari, Firefox): the public pages put
- * none in force, so the app's router takes every link once it runs (src/boot/speculation.ts).
+ * none in force, and their links are plain navigations (src/document/speculation.ts).
  */
 export async function withoutSpeculationRules(page: Page) {
   await page.addInitScript(() => {

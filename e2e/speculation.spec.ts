@@ -1,9 +1,10 @@
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { e2eEnv } from './env';
-import { expect, signInAs, test, waitForHydration } from './fixtures';
+import { expect, signInAs, test } from './fixtures';
 
 // The public pages carry Speculation Rules (scripts/build/speculation-rules.mjs): Chrome
-// fetches and prerenders the next public page once the page has loaded, painted and is idle.
+// fetches and prerenders the next public page from the page's first contentful paint on
+// (src/document/speculation.ts), its load event not waited for.
 // Here, in the suite's Chromium, the prefetch is real and used. A prerender is not: Chrome
 // starts none for a page Playwright drives (decision 085 says which DevTools sessions stop
 // it), so the prerendered page's own part, starting nothing until it is shown, is driven
@@ -26,14 +27,6 @@ async function expectFiles(page: Page) {
   await expect(page).toHaveURL(/\/resources$/);
   await expect(page.getByRole('heading', { name: 'Subscriber Resources' })).toBeVisible();
   await expect(page.getByRole('link', { name: /^Download / }).first()).toBeVisible();
-}
-
-/** A reader's first action: the pointer over the page's heading (no control), then a scroll. */
-async function scrollOverHeading(page: Page) {
-  const box = await page.getByRole('heading', { level: 1 }).boundingBox();
-  if (!box) throw new Error('the page has no heading on screen');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.wheel(0, 100);
 }
 
 async function signInWithEnter(page: Page, user: { email: string; password: string }) {
@@ -78,44 +71,32 @@ test('a tap on Sign In opens /auth from the page Chrome fetched ahead, and the f
   await expectFiles(page);
 });
 
-test('a reader’s tap on a link the rules got ready goes to the page the browser fetched, the app running or not', async ({
-  page,
-  makeUser,
-}) => {
-  const user = await makeUser({ tier: 'foundation' });
-  await page.goto('/');
-  const rules = page.locator('script[type="speculationrules"]');
-  await expect(rules).toHaveCount(1);
-  // The visitor reads: a scroll starts the app, and the rules stay.
-  await scrollOverHeading(page);
-  await waitForHydration(page, { act: false });
-  await expect(rules).toHaveCount(1);
-
-  // Not the router: the browser follows the link, to the page Chrome got ready (on a phone, the
-  // page it prerendered; here, where it prerenders nothing, the one it fetched).
-  expect((await tapSignInToAuth(page)).deliveryType).toBe('navigational-prefetch');
-
-  // Read again, then signed in: once the app's router has gone on to another page, the rules
-  // /auth put in force are gone with it.
-  await expect(rules).toHaveCount(1);
-  await scrollOverHeading(page);
-  await waitForHydration(page, { act: false });
-  await expect(rules).toHaveCount(1);
-  await signInWithEnter(page, user);
-  await expectFiles(page);
-  await expect(rules).toHaveCount(0);
+test('the rules come in force at first paint, while the page is still loading', async ({ page }) => {
+  // The page's load event waits for its cover image, held here.
+  const held: Route[] = [];
+  await page.route(/\/yes-you-can-cover\.[a-z]+$/, (route) => held.push(route));
+  await page.goto('/', { waitUntil: 'commit' });
+  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(1);
+  await expect.poll(() => held.length).toBeGreaterThan(0);
+  expect(await page.evaluate(() => document.readyState)).not.toBe('complete');
+  for (const route of held) await route.continue();
 });
 
-test('a visitor who uses the page first gets its links through the app once it runs', async ({ page }) => {
+test('links between the documents are plain navigations to the pages Chrome fetched ahead', async ({ page }) => {
   await page.goto('/');
-  const rules = page.locator('script[type="speculationrules"]');
-  await expect(rules).toHaveCount(1);
-  // A key is the visitor using the page: the app comes first, and once it runs its router
-  // takes the links (the rules are gone).
-  await waitForHydration(page);
-  await expect(rules).toHaveCount(0);
-  // Still the document of /: the router showed /auth.
-  expect(new URL((await tapSignInToAuth(page)).name).pathname).toBe('/');
+  await page.waitForLoadState('networkidle');
+  await page.getByRole('link', { name: /Compare/ }).first().tap();
+  await expect(page).toHaveURL(/\/bundles$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Compare Our Bundles' })).toBeVisible();
+  const delivery = () =>
+    page.evaluate(
+      () => (performance.getEntriesByType('navigation')[0] as PerformanceEntry & { deliveryType?: string }).deliveryType,
+    );
+  expect(await delivery()).toBe('navigational-prefetch');
+  await page.waitForLoadState('networkidle');
+  await page.getByRole('link', { name: 'Back to Home' }).tap();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await delivery()).toBe('navigational-prefetch');
 });
 
 /**
@@ -135,16 +116,19 @@ async function openPrerendered(page: Page, path: string) {
     });
   }, path);
   const appChunks: string[] = [];
+  const islandChunks: string[] = [];
   page.on('request', (request) => {
     if (/\/assets\/start-[^/]+\.js$/.test(request.url())) appChunks.push(request.url());
+    if (/\/assets\/member-island-[^/]+\.js$/.test(request.url())) islandChunks.push(request.url());
   });
   await page.goto(path);
-  // The boot script has run (it takes the head script's held input), and the page has
+  // The page's script has run (it takes the head script's held input), and the page has
   // settled: whatever it would start by itself has had its chance.
   await page.waitForFunction(() => !('__earlyInput' in window));
   await page.waitForLoadState('networkidle');
   return {
     appChunks,
+    islandChunks,
     activate: () => page.evaluate(() => (window as unknown as { __activate: () => void }).__activate()),
   };
 }
@@ -159,11 +143,7 @@ test('a prerendered /auth starts nothing until shown; its visitor then signs in 
   await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
   expect(prerendered.appChunks).toEqual([]);
   expect(supabase).toEqual([]);
-  // Its own next pages wait too: rendered now, they would compete with its first frame on the tap.
-  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(0);
-
   await prerendered.activate();
-  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(1);
   await signInWithEnter(page, user);
   await expectFiles(page);
   expect(prerendered.appChunks).toHaveLength(1);
@@ -183,4 +163,23 @@ test('a member’s prerendered /auth neither checks the session nor sends them o
 
   await prerendered.activate();
   await expectFiles(page);
+});
+
+test('a member’s prerendered public page puts no rules in force and loads no menu until shown', async ({
+  page,
+  makeUser,
+}) => {
+  const user = await makeUser({ tier: 'foundation' });
+  await signInAs(page, user);
+  const supabase = supabaseRequests(page);
+  const prerendered = await openPrerendered(page, '/bundles');
+  expect(prerendered.islandChunks).toEqual([]);
+  expect(supabase).toEqual([]);
+  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(0);
+
+  await prerendered.activate();
+  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+  expect(prerendered.islandChunks).toHaveLength(1);
+  expect(prerendered.appChunks).toEqual([]);
 });

@@ -158,6 +158,25 @@ export async function phonePage(browser, cpuSlowdown = PHONE.cpuSlowdown) {
 }
 
 /**
+ * Opens `url` in `page` and returns once the navigation has committed (the browser has the
+ * page's response and shows its document as it arrives), without waiting for anything the
+ * page loads: Playwright's `waitUntil: 'commit'`, which Puppeteer's `goto` lacks. Sent on a
+ * DevTools session of its own, detached at once (while one is attached Chrome starts no
+ * prerender: see phonePage).
+ * @param {import('puppeteer-core').Page} page
+ * @param {string} url
+ */
+export async function openAtCommit(page, url) {
+  const session = await page.createCDPSession();
+  try {
+    const { errorText } = await session.send('Page.navigate', { url });
+    if (errorText) throw new Error(`${url} did not open: ${errorText}`);
+  } finally {
+    await session.detach();
+  }
+}
+
+/**
  * Opens `site + scenario.path` on the emulated phone, acts at first paint and returns the
  * milliseconds from the action's event to the frame that showed the answer.
  * @param {import('puppeteer-core').Browser} browser
@@ -172,7 +191,7 @@ export async function measureFirstTap(browser, site, scenario, cpuSlowdown = PHO
   await page.evaluateOnNewDocument(
     `(${watchForAnswer.toString()})(${JSON.stringify(scenario.event)}, ${scenario.answered.toString()})`,
   );
-  await page.goto(`${site}${scenario.path}`, { waitUntil: 'domcontentloaded' });
+  await openAtCommit(page, `${site}${scenario.path}`);
   await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, {
     polling: 'raf',
   });

@@ -1,13 +1,17 @@
 // @ts-check
 /* global document, location, requestAnimationFrame, addEventListener -- the watcher runs in the page */
 // `npm run perf`'s second steps, on the same emulated phone as the first-tap table
-// (first-tap.mjs): a tap on a public page's link, made once the page has been on screen for
-// 2 seconds, until the next page's content is painted; and Enter on the sign-in form, until
-// the first download link of /resources is painted, for a member whose tier opens files.
-// Each is timed from the event's timeStamp to just after the first frame that shows the
-// answer, across the navigation: a watcher in every document of the tab keeps the two
-// moments in sessionStorage, on the clock all the tab's documents share (timeOrigin).
-import { phonePage } from './first-tap.mjs';
+// (first-tap.mjs): a tap on a public page's link, made 2 seconds after the page's first
+// contentful paint (the page is opened without waiting for its load event, as a visitor
+// reads what is on screen), until the next page's heading is painted; and Enter on the
+// sign-in form, until the first download link of /resources is painted, for a member whose
+// tier opens files. Each ends just after the first frame that shows the answer, across the
+// navigation: a watcher in every document of the tab keeps the moments in sessionStorage, on
+// the clock all the tab's documents share (timeOrigin). A link's tap is timed from the moment
+// the driver dispatches the touch (the machine's clock, which the page's shares), the sign-in
+// from the Enter key's event timeStamp; each link's run also reports the event's own clock,
+// to compare (docs/decisions/098-public-pages-are-documents.md).
+import { openAtCommit, phonePage } from './first-tap.mjs';
 
 /** A tap on an internal link shows the next page within this long. */
 export const NEXT_PAGE_BUDGET_MS = 300;
@@ -16,12 +20,24 @@ export const SIGN_IN_TO_FILES_BUDGET_MS = 1000;
 /** How long the page has been on screen when the visitor taps. */
 export const READ_MS = 2000;
 
-/** The public pages' links a visitor takes next. */
+/**
+ * Every internal link of the public pages, by the page it goes to: each page's links to
+ * another page of the site (the footer's /privacy, the Sign In corner's /auth, …). A link
+ * with a query (/upgrade's `/auth?next=/resources`) leads to a page listed already.
+ * e2e/budgets.spec.ts holds this list to the links the built pages have.
+ */
 export const LINKS = [
   { from: '/', to: '/auth' },
   { from: '/', to: '/bundles' },
+  { from: '/', to: '/privacy' },
+  { from: '/', to: '/resources' },
   { from: '/bundles', to: '/' },
+  { from: '/bundles', to: '/auth' },
   { from: '/upgrade', to: '/bundles' },
+  { from: '/upgrade', to: '/auth' },
+  { from: '/upgrade', to: '/resources' },
+  { from: '/privacy', to: '/' },
+  { from: '/privacy', to: '/auth' },
 ];
 
 /** A seeded member whose tier opens files (supabase/seed.sql). */
@@ -77,15 +93,21 @@ function watcherSource(
   return `(${watchJourney.toString()})(${args.join(', ')})`;
 }
 
-/** The milliseconds between the journey's start and its end, once the watcher has noted both. */
-async function journeyTime(/** @type {import('puppeteer-core').Page} */ page) {
+/** The journey's start (the event's time) and end, once the watcher has noted both (ms since the epoch). */
+async function journeyMoments(/** @type {import('puppeteer-core').Page} */ page) {
   const shown = `sessionStorage.getItem(${JSON.stringify(SHOWN)})`;
   await page.waitForFunction(shown, { polling: 50, timeout: 60_000 });
-  return /** @type {Promise<number>} */ (
+  return /** @type {Promise<{ start: number, end: number }>} */ (
     page.evaluate(
-      `Number(sessionStorage.getItem(${JSON.stringify(SHOWN)})) - Number(sessionStorage.getItem(${JSON.stringify(START)}))`,
+      `({ start: Number(sessionStorage.getItem(${JSON.stringify(START)})), end: Number(sessionStorage.getItem(${JSON.stringify(SHOWN)})) })`,
     )
   );
+}
+
+/** The milliseconds between the journey's start and its end, once the watcher has noted both. */
+async function journeyTime(/** @type {import('puppeteer-core').Page} */ page) {
+  const { start, end } = await journeyMoments(page);
+  return end - start;
 }
 
 /**
@@ -116,20 +138,26 @@ function ownNetworkIdle(page) {
   };
 }
 
+/** Waits for the page's first contentful paint; returns its time on the page's clock. */
 async function firstPaint(/** @type {import('puppeteer-core').Page} */ page) {
-  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, {
-    polling: 'raf',
-  });
+  const paint = await page.waitForFunction(
+    () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? false,
+    { polling: 'raf' },
+  );
+  return /** @type {number} */ (await paint.jsonValue());
 }
 
 /**
- * Opens `link.from` on the phone, lets it be read for READ_MS (scrolled to the link first if
- * it is below the fold, as a reader gets to it), taps the link and returns the milliseconds
- * until the next page's heading is painted.
+ * Opens `link.from` on the phone without waiting for its load event, scrolls the link into
+ * view if it is below the fold (as a reader gets to it), taps it READ_MS after the page's
+ * first contentful paint, and returns the milliseconds until the next page's heading is
+ * painted: `ms` from the moment the driver dispatched the touch, `eventMs` from the touch
+ * event's own timeStamp (which Chrome stamps when the input arrives in the page).
  * @param {import('puppeteer-core').Browser} browser
  * @param {string} site
  * @param {{ from: string, to: string }} link
  * @param {number} cpuSlowdown
+ * @returns {Promise<{ ms: number, eventMs: number }>}
  */
 export async function measureLinkTap(browser, site, link, cpuSlowdown) {
   const page = await phonePage(browser, cpuSlowdown);
@@ -137,27 +165,34 @@ export async function measureLinkTap(browser, site, link, cpuSlowdown) {
     `return location.pathname === ${JSON.stringify(link.to)} && [...document.querySelectorAll('h1:not([data-journey-from])')].some((h) => h.checkVisibility());`,
   );
   await page.evaluateOnNewDocument(watcherSource('pointerdown', null, /** @type {() => boolean} */ (arrived)));
-  await page.goto(`${site}${link.from}`, { waitUntil: 'load' });
-  await firstPaint(page);
-  const handles = await page.$$(`a[href="${link.to}"]`);
-  const visible = await Promise.all(handles.map((handle) => handle.evaluate((a) => a.checkVisibility())));
-  const target = handles.find((_, i) => visible[i]);
-  if (!target) throw new Error(`${link.from} has no visible link to ${link.to}`);
+  await openAtCommit(page, `${site}${link.from}`);
+  const painted = await firstPaint(page);
+  const target = await visibleLink(page, link);
   if (!(await target.isIntersectingViewport())) await target.evaluate((a) => a.scrollIntoView({ block: 'center' }));
-  await new Promise((resolve) => setTimeout(resolve, READ_MS));
+  await page.waitForFunction(`performance.now() >= ${painted + READ_MS}`, { polling: 16 });
+  const tapped = Date.now();
   // A prerendered page can take over the tab before the tap's last touch event is answered.
   // Its session closes with the page: the tap was made, and what the tab shows is timed below.
   await target.tap().catch((/** @type {unknown} */ error) => {
     if (!(error instanceof Error && error.name === 'TargetCloseError')) throw error;
   });
-  const ms = await linkJourneyTime(browser, page, link.to);
+  const { start, end } = await linkJourneyMoments(browser, page, link.to);
   await page.close();
-  return ms;
+  return { ms: end - tapped, eventMs: end - start };
+}
+
+/** The first visible link on the page to `link.to` (the page's first screen may hide some). */
+async function visibleLink(/** @type {import('puppeteer-core').Page} */ page, /** @type {{ from: string, to: string }} */ link) {
+  const handles = await page.$$(`a[href="${link.to}"]`);
+  const visible = await Promise.all(handles.map((handle) => handle.evaluate((a) => a.checkVisibility())));
+  const target = handles.find((_, i) => visible[i]);
+  if (!target) throw new Error(`${link.from} has no visible link to ${link.to}`);
+  return target;
 }
 
 /**
- * The time from the tap to the next page on screen. A page loaded by the tap (from the
- * prefetch, or the app's router) runs the watcher, which notes the frame that shows its
+ * The tap's start and the next page on screen. A page loaded by the tap (from the
+ * prefetch, or the host) runs the watcher, which notes the frame that shows its
  * heading. A prerendered page was loaded before the tap, in a document of its own that the
  * watcher does not reach (Chrome gives the page's DevTools scripts to the documents it
  * loads, not to prerendered ones), and it is painted only once shown: there the end is the
@@ -167,15 +202,15 @@ export async function measureLinkTap(browser, site, link, cpuSlowdown) {
  * @param {import('puppeteer-core').Page} page the tab the link was tapped in
  * @param {string} to the next page's path
  */
-async function linkJourneyTime(browser, page, to) {
+async function linkJourneyMoments(browser, page, to) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const shown = await page.evaluate(`sessionStorage.getItem(${JSON.stringify(SHOWN)})`).catch(() => undefined); // between two documents, or the tab's page was replaced
-    if (shown) return journeyTime(page);
+    if (shown) return journeyMoments(page);
     // A prerendered page takes the tab over: the page the tap was made in is gone, or (as
     // Puppeteer sometimes follows the tab) the page now is the prerendered one, which the
     // watcher never reached. Either way that document says when it was shown.
-    const prerendered = await prerenderedJourneyTime(browser, to).catch(() => null);
+    const prerendered = await prerenderedJourneyMoments(browser, to).catch(() => null);
     if (prerendered !== null) return prerendered;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -184,13 +219,14 @@ async function linkJourneyTime(browser, page, to) {
 }
 
 /**
- * In the prerendered page the tab now shows: its first contentful paint (or its activation,
- * if later) less the tap's time, which the watcher kept in sessionStorage before the page
- * was shown (a prerendered page's sessionStorage is the tab's from its activation on).
+ * In the prerendered page the tab now shows: the tap's time, which the watcher kept in
+ * sessionStorage before the page was shown (a prerendered page's sessionStorage is the tab's
+ * from its activation on), and its first contentful paint (or its activation, if later).
  * @param {import('puppeteer-core').Browser} browser
  * @param {string} to
+ * @returns {Promise<{ start: number, end: number }>}
  */
-async function prerenderedJourneyTime(browser, to) {
+async function prerenderedJourneyMoments(browser, to) {
   const measure = `new Promise((resolve) => {
     new PerformanceObserver((list, observer) => {
       const paint = list.getEntriesByName('first-contentful-paint')[0];
@@ -198,7 +234,7 @@ async function prerenderedJourneyTime(browser, to) {
       observer.disconnect();
       const activation = performance.getEntriesByType('navigation')[0].activationStart;
       const end = performance.timeOrigin + Math.max(paint.startTime, activation);
-      resolve(end - Number(sessionStorage.getItem(${JSON.stringify(START)})));
+      resolve({ start: Number(sessionStorage.getItem(${JSON.stringify(START)})), end });
     }).observe({ type: 'paint', buffered: true });
   })`;
   const shown = `!document.prerendering && performance.getEntriesByType('navigation')[0].activationStart > 0`;
@@ -213,7 +249,7 @@ async function prerenderedJourneyTime(browser, to) {
         awaitPromise: true,
         returnByValue: true,
       });
-      return /** @type {number} */ (result.result.value);
+      return result.result.value;
     } finally {
       await session.detach();
     }
@@ -238,7 +274,7 @@ export async function measureSignInToFiles(browser, site, member, cpuSlowdown) {
     [...document.querySelectorAll('a[aria-label^="Download "]')].some((link) => link.checkVisibility());
   await page.evaluateOnNewDocument(watcherSource('keydown', 'Enter', arrived));
   const networkIdle = ownNetworkIdle(page);
-  await page.goto(`${site}/auth`, { waitUntil: 'load' });
+  await openAtCommit(page, `${site}/auth`);
   await firstPaint(page);
   await page.tap('input[type="email"]');
   await page.keyboard.type(member.email);

@@ -1,21 +1,23 @@
 // @ts-check
 // The public pages' Speculation Rules: Chrome fetches and renders the next public page while
 // the visitor reads, so a tap on one of its links shows that page at once. Browsers without the API ignore the rules and navigate as before.
-// Each prerendered public page (scripts/build/vite-prerender.mjs) carries them as inert JSON;
-// the boot script puts them in force once the page has loaded (src/boot/speculation.ts), so
-// the next page's HTML never competes with this page's own (its LCP image on a slow link).
+// Each document (a public page without React, scripts/build/vite-prerender.mjs) carries them as
+// inert JSON; its script puts them in force at the page's first contentful paint
+// (src/document/speculation.ts), so the next pages' HTML never competes with this page's own
+// first paint, and is ready well before a reader taps.
 // The script it adds is allowed by its hash in the Content-Security-Policy (vite.config.ts):
 // no 'unsafe-inline'.
 // See docs/decisions/076-speculation-rules-for-public-links.md.
 
 /**
- * The pages worth getting ready: the public pages a visitor goes to next from another
- * public page (landing → sign in, landing → bundles, bundles → landing, upgrade → bundles).
- * Only pages that show static content until the visitor acts: none of them signs anyone in
- * or out, and the app's boot waits for the page to be shown before it starts
- * (src/boot/main.ts), so a prerendered page makes no request to Supabase.
+ * The pages worth getting ready: every page the public pages link to (the documents, /auth,
+ * and /resources, which the build prerenders as its shell). Only pages that show static
+ * content until the visitor acts: none of them signs anyone in or out, and both the
+ * documents' script and the app's boot wait for the page to be shown before they start
+ * anything (src/document/main.ts, src/boot/main.ts), so a prerendered page makes no request
+ * to Supabase.
  */
-export const SPECULATION_TARGETS = ['/', '/auth', '/bundles'];
+export const SPECULATION_TARGETS = ['/', '/auth', '/bundles', '/privacy', '/resources'];
 
 /**
  * The rules, as the JSON text the script holds (its hash must match these exact bytes).
@@ -36,7 +38,7 @@ export function speculationRules() {
   });
 }
 
-/** The id of the inert element that carries the rules in a page (src/boot/speculation.ts reads it). */
+/** The id of the inert element that carries the rules in a page (src/document/speculation.ts reads it). */
 export const SPECULATION_RULES_ID = 'speculation-rules';
 
 /**

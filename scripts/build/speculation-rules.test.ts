@@ -11,12 +11,12 @@ import {
 describe('speculationRules', () => {
   const rules = JSON.parse(speculationRules());
 
-  it('prefetches and prerenders only the public pages that sign nobody in or out', () => {
-    expect(SPECULATION_TARGETS).toEqual(['/', '/auth', '/bundles']);
+  it('prefetches and prerenders only the pages the documents link to, which sign nobody in or out', () => {
+    expect(SPECULATION_TARGETS).toEqual(['/', '/auth', '/bundles', '/privacy', '/resources']);
     for (const action of ['prefetch', 'prerender']) {
       for (const rule of rules[action]) expect(rule.where.href_matches).toEqual(SPECULATION_TARGETS);
     }
-    expect(speculationRules()).not.toMatch(/set-password|resources|staff|admin/);
+    expect(speculationRules()).not.toMatch(/set-password|confirm|staff|admin/);
   });
 
   it('fetches and renders the page as soon as its link is seen, not on the tap', () => {

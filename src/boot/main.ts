@@ -1,16 +1,23 @@
+import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { afterFirstPaint } from '@/lib/after-load';
 import { takeEarlyInput } from '@/lib/take-early-input';
 import { whenShown } from '@/lib/when-shown';
-import { holdInteractions } from './hold-until-app';
-import { currentHref, reloadOnceFor } from './reload-on-stale-chunk';
+import { holdInteractions, isFramed } from './hold-until-app';
+import { currentHref, isChunkReload, reloadOnceFor } from './reload-on-stale-chunk';
+import { afterPress, onFirstIntent } from './start-on-intent';
 import '@/index.css';
 
 // The app's boot script: the first module of /auth (and its sub-pages), the member pages and
 // the staff pages, the pages that need React. The public pages are documents and never load
 // it (src/document/main.ts). README.md here states the whole contract. A prerendered page
-// (/auth, /resources' shell) is on screen before the app: the app starts once it has painted,
-// and until it has taken over the page answers and holds what the visitor does
-// (hold-until-app.ts). Every other page is the empty shell: the app starts at once.
+// (/auth, /resources' shell) is on screen before the app, and until the app has taken over it
+// answers and holds what the visitor does (hold-until-app.ts). The app starts at once (a
+// prerendered page once it has painted) for: a returning member (a stored session), a page
+// opened from an auth e-mail, the reload after a stale chunk, a page inside a frame (its
+// purchase links need the app), a page that says it is waiting for the app (a member page's
+// shell: its main is aria-busy), a page the visitor acted on before this script ran (the
+// inline head script held it), and every page that is not prerendered. A first-time visitor's
+// /auth starts it on their first action (start-on-intent.ts).
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -38,4 +45,15 @@ function boot() {
 // A page the browser prerenders for a link the visitor may tap (the public pages' Speculation
 // Rules get /auth ready) starts nothing, the app and its session check included, until the
 // visitor goes to it; then it starts as a page just loaded would.
-whenShown(() => (prerendered ? afterFirstPaint(boot) : boot()));
+whenShown(() => {
+  const startNow =
+    root.querySelector('[aria-busy="true"]') !== null ||
+    early.length > 0 ||
+    hasStoredSession() ||
+    hasAuthRedirectInUrl() ||
+    isChunkReload() ||
+    isFramed(window);
+  if (!prerendered) boot();
+  else if (startNow) afterFirstPaint(boot);
+  else onFirstIntent((event) => afterPress(event, boot));
+});

@@ -66,6 +66,18 @@ export function reloadOnceFor(error: unknown, href: string, target: Window = win
   return true;
 }
 
+/**
+ * Whether this page is the reload `reloadOnceFor` made: the app was running in this tab a
+ * moment ago, so it starts again at once rather than waiting for the visitor to act.
+ */
+export function isChunkReload(target: Window = window): boolean {
+  try {
+    return target.sessionStorage.getItem(RELOADED_FOR_KEY) === currentHref(target);
+  } catch {
+    return false;
+  }
+}
+
 /** The page's own address within the site: path, query and fragment (what a reload is keyed by). */
 export function currentHref(target: Window = window): string {
   return target.location.pathname + target.location.search + target.location.hash;
