@@ -28,14 +28,30 @@ const KB = 1000;
 
 /**
  * The public routes: where their prerendered HTML may be (the static hosts serve either
- * form), and the module of their lazy route chunk.
+ * form), the module of their lazy route chunk, and whether the page is a document (it runs
+ * its own script and never the app: everything it loads is its first load).
  */
 export const PUBLIC_ROUTES = [
-  { path: '/', html: ['index.html'], module: 'src/app/routes/home.tsx' },
-  { path: '/bundles', html: ['bundles/index.html', 'bundles.html'], module: 'src/app/routes/bundles.tsx' },
-  { path: '/upgrade', html: ['upgrade/index.html', 'upgrade.html'], module: 'src/app/routes/upgrade.tsx' },
-  { path: '/privacy', html: ['privacy/index.html', 'privacy.html'], module: 'src/app/routes/privacy.tsx' },
-  { path: '/auth', html: ['auth/index.html', 'auth.html'], module: 'src/app/routes/auth.tsx' },
+  { path: '/', html: ['index.html'], module: 'src/app/routes/home.tsx', document: true },
+  {
+    path: '/bundles',
+    html: ['bundles/index.html', 'bundles.html'],
+    module: 'src/app/routes/bundles.tsx',
+    document: true,
+  },
+  {
+    path: '/upgrade',
+    html: ['upgrade/index.html', 'upgrade.html'],
+    module: 'src/app/routes/upgrade.tsx',
+    document: true,
+  },
+  {
+    path: '/privacy',
+    html: ['privacy/index.html', 'privacy.html'],
+    module: 'src/app/routes/privacy.tsx',
+    document: true,
+  },
+  { path: '/auth', html: ['auth/index.html', 'auth.html'], module: 'src/app/routes/auth.tsx', document: false },
 ];
 
 /** The module the boot script imports to start the app (a chunk of its own). */
@@ -43,24 +59,22 @@ export const APP_MODULE = 'src/app/start.tsx';
 
 /**
  * Budgets in gzip bytes (docs/testing.md gives each page's current figure).
- * - First load: the boot script alone: 5 KB. It is what a first-time visitor's page runs until
- *   they act, so it must stay small.
+ * - The documents (/, /bundles, /upgrade, /privacy) run their own script and never the app:
+ *   its first load is all a visitor's page runs (2.9 KB when set: the video's swap, the
+ *   speculation rules, the loaders of the framed purchase and of the member's island): 4 KB.
+ * - /auth: first load, the boot script alone, 5 KB: what a first-time visitor's /auth runs
+ *   until they act. Then the app: React DOM, the router, the form, zod, Radix tabs and the
+ *   label, not supabase-js, which loads after the form shows: 165 KB (159.9 KB when set, from
+ *   175 KB before the landing page left the app's entry: docs/decisions/078-auth-budget-175.md).
  * - The public pages are prerendered and their scripts are deferred modules, so first paint
- *   needs no JavaScript: the `blocking` check below keeps it that way. The `js` budgets cap the
- *   JavaScript that hydrates the page once the visitor acts: the boot script, the app's chunk
- *   and the page's. React DOM and React Router's data router alone are about 95 KB of it, so
- *   `/` gets 118 KB.
- * - `/bundles` and `/upgrade` add their own chunks of a few KB: 122 KB. `/privacy` is text from
- *   src/content/privacy.ts and nothing else: the same 122 KB.
- * - `/auth` adds the form, zod, Radix tabs and the label but not supabase-js, which loads
- *   after the form shows, plus the e-mail code's screen wiring and the sign-in overlap: 175 KB
- *   (docs/decisions/078-auth-budget-175.md).
+ *   needs no JavaScript: the `blocking` check below keeps it that way.
  * - CSS: one Tailwind file for the whole site: 9 KB.
  * - HTML: 14 KB for every page: the first screen in one round trip.
+ * See docs/decisions/098-public-pages-are-documents.md.
  */
 export const BUDGETS = {
-  firstLoad: { '/': 5 * KB, '/bundles': 5 * KB, '/upgrade': 5 * KB, '/privacy': 5 * KB, '/auth': 5 * KB },
-  js: { '/': 118 * KB, '/bundles': 122 * KB, '/upgrade': 122 * KB, '/privacy': 122 * KB, '/auth': 175 * KB },
+  firstLoad: { '/': 4 * KB, '/bundles': 4 * KB, '/upgrade': 4 * KB, '/privacy': 4 * KB, '/auth': 5 * KB },
+  js: { '/': 4 * KB, '/bundles': 4 * KB, '/upgrade': 4 * KB, '/privacy': 4 * KB, '/auth': 165 * KB },
   css: { '/': 9 * KB, '/bundles': 9 * KB, '/upgrade': 9 * KB, '/privacy': 9 * KB, '/auth': 9 * KB },
   html: { '/': 14 * KB, '/bundles': 14 * KB, '/upgrade': 14 * KB, '/privacy': 14 * KB, '/auth': 14 * KB },
 };
@@ -74,6 +88,10 @@ export const FORBIDDEN_MODULES = [
   { name: '@radix-ui/react-tabs', packages: ['@radix-ui/react-tabs'] },
   // cn's conflict check, for tests and dev only: its class map costs ~46 ms on the first render.
   { name: 'tailwind-merge', packages: ['tailwind-merge'] },
+  // The documents run no React at all (docs/decisions/098-public-pages-are-documents.md).
+  { name: 'react-dom', packages: ['react-dom'] },
+  { name: 'react', packages: ['react', 'scheduler'] },
+  { name: 'react-router', packages: ['react-router', 'react-router-dom'] },
 ];
 /** The routes whose initial chunks must be free of them. */
 export const LEAN_ROUTES = ['/', '/bundles', '/upgrade', '/privacy'];
@@ -179,37 +197,54 @@ export function packageOf(moduleId) {
 }
 
 /**
- * The chunk files a route loads to hydrate: the entry chunk(s), the app's chunk, the route's
- * own lazy chunk, and everything they import statically.
+ * The chunk files a route loads to hydrate: its entry chunk(s) (`entries`, by default every
+ * entry), the app's chunk, the route's own lazy chunk, and everything they import statically.
  * @param {ChunkMap} map
  * @param {string} routeModule
+ * @param {string[]} [entries]
  * @returns {string[]}
  */
-export function initialChunks(map, routeModule) {
-  return withStaticImports(
-    map,
-    Object.entries(map.chunks)
+export function initialChunks(map, routeModule, entries = entryChunks(map)) {
+  return withStaticImports(map, [
+    ...entries,
+    ...Object.entries(map.chunks)
       .filter(
         ([, chunk]) =>
-          chunk.isEntry ||
-          (chunk.isDynamicEntry && (chunk.facadeModuleId === routeModule || chunk.facadeModuleId === APP_MODULE)),
+          chunk.isDynamicEntry && (chunk.facadeModuleId === routeModule || chunk.facadeModuleId === APP_MODULE),
       )
       .map(([file]) => file),
-  );
+  ]);
 }
 
 /**
- * The chunk files every page runs as it loads: the entry chunk(s) and their static imports.
+ * The chunk files a page runs as it loads: its entry chunk(s) (`entries`, by default every
+ * entry) and their static imports.
  * @param {ChunkMap} map
+ * @param {string[]} [entries]
  * @returns {string[]}
  */
-export function firstLoadChunks(map) {
-  return withStaticImports(
-    map,
-    Object.entries(map.chunks)
-      .filter(([, chunk]) => chunk.isEntry)
-      .map(([file]) => file),
-  );
+export function firstLoadChunks(map, entries = entryChunks(map)) {
+  return withStaticImports(map, entries);
+}
+
+/** @param {ChunkMap} map @returns {string[]} every entry chunk of the build */
+function entryChunks(map) {
+  return Object.entries(map.chunks)
+    .filter(([, chunk]) => chunk.isEntry)
+    .map(([file]) => file);
+}
+
+/**
+ * The entry chunk a page's HTML loads (its module script), when it names one of the build's.
+ * @param {ChunkMap} map @param {string | null} html
+ * @returns {string[]}
+ */
+function pageEntries(map, html) {
+  const scripts = html ? htmlTags(html, 'script').filter((script) => script.type === 'module' && script.src) : [];
+  const files = scripts
+    .map((script) => (script.src ?? '').replace(/^\//, ''))
+    .filter((file) => map.chunks[file]?.isEntry);
+  return files.length > 0 ? files : entryChunks(map);
 }
 
 /**
@@ -315,12 +350,14 @@ function pageCssSize(map, chunks, html, distDir, read) {
  * @param {ChunkMap} map @param {PublicRoute} route @param {string} distDir @param {ReadDist} read
  */
 function measureRoute(map, route, distDir, read) {
-  const chunks = initialChunks(map, route.module);
-  const js = chunks.reduce((sum, file) => sum + gzipSize(read(file)), 0);
-  const bootChunks = firstLoadChunks(map);
-  const firstLoad = bootChunks.reduce((sum, file) => sum + gzipSize(read(file)), 0);
   const htmlFile = route.html.find((candidate) => existsSync(path.join(distDir, candidate)));
   const html = htmlFile ? read(htmlFile).toString('utf8') : null;
+  const entries = pageEntries(map, html);
+  const bootChunks = firstLoadChunks(map, entries);
+  // A document never loads the app: what it runs as it loads is all a visitor's page runs.
+  const chunks = route.document ? bootChunks : initialChunks(map, route.module, entries);
+  const js = chunks.reduce((sum, file) => sum + gzipSize(read(file)), 0);
+  const firstLoad = bootChunks.reduce((sum, file) => sum + gzipSize(read(file)), 0);
   const css = pageCssSize(map, chunks, html, distDir, read);
   /** @type {Measurement} */
   const measurement = { route: route.path, firstLoad, js, css, html: html === null ? null : gzipSize(html), chunks };
@@ -482,7 +519,7 @@ export function formatReport(
       m.html === null ? 'not prerendered' : `${kb(m.html)} / ${kb(budgets.html[key])}`,
     ];
   });
-  const header = ['page', 'first-load JS (gzip / budget)', 'JS to hydrate', 'CSS', 'HTML'];
+  const header = ['page', 'first-load JS (gzip / budget)', 'all JS it runs', 'CSS', 'HTML'];
   const table = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]?.length ?? 0)));
   const lines = table.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  '));
