@@ -4,6 +4,7 @@ import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-rou
 import { resolveLazyRoutes } from '@/app/resolve-lazy-routes';
 import { routes } from '@/app/router';
 import { documentPages } from '@/config/paths';
+import { carryToasts } from '@/lib/toast-handoff';
 import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/boot/reload-on-stale-chunk';
 
 /**
@@ -61,7 +62,8 @@ function asDocuments(tree: RouteObject[]) {
   for (const route of tree) {
     if (route.path && documentPages.includes(route.path)) {
       route.loader = ({ request }) => {
-        window.location.assign(request.url);
+        // The toasts on screen ("Signed out successfully") go with it (lib/toast-handoff.ts).
+        void carryToasts().then(() => window.location.assign(request.url));
         return new Promise<never>(() => {});
       };
       delete route.lazy;

@@ -1,6 +1,7 @@
 import { AUTH_STORAGE_KEY, hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
 import { isSwap, swap } from '@/lib/swap';
 import { takeEarlyInput } from '@/lib/take-early-input';
+import { hasCarriedToasts } from '@/lib/toast-handoff';
 import { whenShown } from '@/lib/when-shown';
 import { speculateFromFirstPaint } from './speculation';
 
@@ -47,7 +48,7 @@ function loadIsland() {
 // and no request goes to Supabase for a page nobody may see.
 whenShown(() => {
   speculateFromFirstPaint();
-  if (hasStoredSession() || hasAuthRedirectInUrl()) loadIsland();
+  if (hasStoredSession() || hasAuthRedirectInUrl() || hasCarriedToasts()) loadIsland();
   // Signed in in another tab meanwhile: this page shows the menu too.
   window.addEventListener('storage', (event) => {
     if (event.key === AUTH_STORAGE_KEY && event.newValue !== null) loadIsland();

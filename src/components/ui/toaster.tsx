@@ -10,6 +10,14 @@ const SonnerToaster = lazy(() => import('sonner').then((m) => ({ default: m.Toas
 
 const noSubscription = () => () => {};
 
+/** How the toasts look and how long they stay, wherever a toaster is mounted. */
+export const TOASTER_PROPS = {
+  position: 'top-center',
+  richColors: true,
+  closeButton: true,
+  toastOptions: { duration: 5000 },
+} as const;
+
 /** Toasts for every success and failure message of the spec; titles plus descriptions. */
 export function Toaster() {
   // False in the server render and while hydrating (the server snapshot), true after.
@@ -21,7 +29,7 @@ export function Toaster() {
   if (!hydrated) return null;
   return (
     <Suspense fallback={null}>
-      <SonnerToaster position="top-center" richColors closeButton toastOptions={{ duration: 5000 }} />
+      <SonnerToaster {...TOASTER_PROPS} />
     </Suspense>
   );
 }
