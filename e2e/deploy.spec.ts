@@ -39,7 +39,9 @@ test('a route chunk gone after a deploy reloads the page once and the visitor ge
   await waitForHydration(page, { act: false });
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   await expect(page.getByRole('tabpanel', { name: 'Sign Up' })).toBeVisible();
-  expect(requests()).toBe(2);
+  // Failed once on the first page (Chromium may ask a failed import twice), then served.
+  expect(requests()).toBeGreaterThanOrEqual(2);
+  expect(documents()).toEqual(['/auth', '/auth']);
 });
 
 test('a chunk that keeps failing shows the error screen instead of reloading forever', async ({ page }) => {

@@ -192,11 +192,12 @@ test('after hydration, /auth’s links to the documents load them as documents, 
     if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname);
   });
   const complaints = watchComplaints(page);
-  await page.getByRole('link', { name: 'Your Privacy' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: privacy.title })).toBeVisible();
-  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${origin}/privacy`);
-  // The router handed the address to the browser: /privacy came from the host, without React.
-  expect(documents).toEqual(['/privacy']);
+  await page.getByRole('link', { name: 'Back to Home' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: site.productName })).toBeVisible();
+  await expect(page).toHaveTitle('Yes, You Can! Finish Your Book in 90 Days');
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', `${origin}/`);
+  // The router handed the address to the browser: / came from the host, without React.
+  expect(documents).toEqual(['/']);
   await expect(page.locator('head > style ~ [data-page-head]')).toHaveCount(0);
 
   // A member page reached from /auth is the app's: /resources sends a visitor on to sign in,

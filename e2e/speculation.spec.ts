@@ -85,7 +85,7 @@ test('the rules come in force at first paint, while the page is still loading', 
 test('links between the documents are plain navigations to the pages Chrome fetched ahead', async ({ page }) => {
   await page.goto('/');
   await page.waitForLoadState('networkidle');
-  await page.getByRole('link', { name: /Compare/ }).first().tap();
+  await page.getByRole('link', { name: 'Bundles', exact: true }).tap();
   await expect(page).toHaveURL(/\/bundles$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Compare Our Bundles' })).toBeVisible();
   const delivery = () =>
