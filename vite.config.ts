@@ -8,7 +8,7 @@ import { prerenderPlugin } from './scripts/build/vite-prerender.mjs';
 import { securityHeadersPlugin } from './scripts/build/vite-security-headers.mjs';
 import { chunkMapPlugin } from './scripts/build/vite-chunk-map.mjs';
 import { speculationRules, speculationRulesTag } from './scripts/build/speculation-rules.mjs';
-import { earlyInputPlugin, earlyInputScript, scriptHash } from './src/boot/early-input.mjs';
+import { earlyInputPlugin, earlyInputScript, scriptHash } from './scripts/build/early-input.mjs';
 import { NEEDS_APP, NEEDS_APP_IN_FRAME } from './src/config/needs-app.ts';
 import { DEV_PORT, LOCAL_HOST, PREVIEW_PORT } from './scripts/dev/auth-urls.mjs';
 
@@ -129,6 +129,8 @@ export default defineConfig(({ mode }) => {
           },
         },
         {
+          // The inline head script's test runs it against the boot code that takes what it held.
+          resolve: { alias: [{ find: '@', replacement: src }] },
           test: {
             name: 'tooling',
             environment: 'node',

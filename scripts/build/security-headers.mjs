@@ -34,7 +34,7 @@ export function supabaseOrigins(supabaseUrl) {
  * The Content-Security-Policy: the app's own files, the Supabase project (API, realtime,
  * storage images and signed downloads), the video facade's player, and the marketplace SDK
  * that purchase buttons load inside a marketplace frame. No 'unsafe-eval', and no inline script
- * but those named by their hash (the early-input script, src/boot/early-input.mjs).
+ * but those named by their hash (the early-input script, scripts/build/early-input.mjs).
  * @param {{ supabaseUrl: string, scriptHashes?: string[] }} options
  * @returns {string}
  */

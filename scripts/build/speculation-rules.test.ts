@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scriptHash } from '../../src/boot/early-input.mjs';
+import { scriptHash } from './early-input.mjs';
 import { contentSecurityPolicy } from './security-headers.mjs';
 import {
   SPECULATION_RULES_ID,

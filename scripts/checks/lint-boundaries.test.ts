@@ -55,7 +55,7 @@ describe('import boundaries', () => {
   });
 
   it('refuses a feature importing the boot code, any module of it, with no exception', async () => {
-    for (const module of ['main', 'hold-until-app', 'answer-before-app', 'reload-on-stale-chunk']) {
+    for (const module of ['main', 'hold-until-app', 'answer-before-app', 'start-on-intent']) {
       const errors = await boundaryErrors(
         'src/features/auth/components/probe.tsx',
         `import * as boot from '@/boot/${module}';\nexport const probe = boot;\n`,

@@ -5,7 +5,7 @@ import { resolveLazyRoutes } from '@/app/resolve-lazy-routes';
 import { routes } from '@/app/router';
 import { documentPages } from '@/config/paths';
 import { carryToasts } from '@/lib/toast-handoff';
-import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/boot/reload-on-stale-chunk';
+import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/lib/reload-on-stale-chunk';
 
 /**
  * Whether to hydrate the page as the build rendered it. The public pages arrive prerendered;

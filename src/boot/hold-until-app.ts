@@ -39,7 +39,7 @@ export function holdInteractions(
   const needsApp = framed ? `${NEEDS_APP}, ${NEEDS_APP_IN_FRAME}` : NEEDS_APP;
   const actions = pageActions(doc);
 
-  // What the page's inline head script held before this ran (early-input.mjs). Focus follows
+  // What the page's inline head script held before this ran (scripts/build/early-input.mjs). Focus follows
   // a held arrow key only if it is still on that tab: a visitor who has since tapped or typed
   // elsewhere stays there (taking focus would also hand the app, when it puts focus back on
   // release, a tab to select that the visitor left).

@@ -3,7 +3,7 @@ import { afterFirstPaint } from '@/lib/after-load';
 import { takeEarlyInput } from '@/lib/take-early-input';
 import { whenShown } from '@/lib/when-shown';
 import { holdInteractions, isFramed } from './hold-until-app';
-import { currentHref, isChunkReload, reloadOnceFor } from './reload-on-stale-chunk';
+import { currentHref, isChunkReload, reloadOnceFor } from '@/lib/reload-on-stale-chunk';
 import { afterPress, onFirstIntent } from './start-on-intent';
 import '@/index.css';
 
@@ -24,7 +24,7 @@ if (!container) throw new Error('index.html has no #root element');
 const root = container;
 
 const prerendered = root.hasChildNodes();
-// Whatever the page's inline head script (early-input.mjs) held between first paint and now.
+// Whatever the page's inline head script (scripts/build/early-input.mjs) held between first paint and now.
 const early = takeEarlyInput();
 const held = prerendered ? holdInteractions(root, { early }) : null;
 

@@ -1,7 +1,7 @@
 /**
  * Controls whose action needs the app: buttons and tabs (links work without it). Held until the
  * app runs, by the boot script (hydrate-on-intent.ts) and, before it, by the page's inline
- * head script (early-input.mjs, built from this in vite.config.ts). No imports: the Vite
+ * head script (scripts/build/early-input.mjs, built from this in vite.config.ts). No imports: the Vite
  * config reads it.
  */
 export const NEEDS_APP = 'button, input[type="submit"], input[type="button"], [role="button"], [role="tab"]';

@@ -1,4 +1,4 @@
-/** An input the page's inline head script held before the page's own script ran (src/boot/early-input.mjs). */
+/** An input the page's inline head script held before the page's own script ran (scripts/build/early-input.mjs). */
 export type EarlyInput = { type: 'click' | 'keydown'; target: Element; key?: string };
 
 /**

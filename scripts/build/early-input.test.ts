@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { takeEarlyInput } from '@/lib/take-early-input';
-import { holdInteractions } from './hold-until-app';
+import { holdInteractions } from '@/boot/hold-until-app';
 import { NEEDS_APP, NEEDS_APP_IN_FRAME } from '@/config/needs-app';
 import { earlyInputPlugin, earlyInputScript, scriptHash } from './early-input.mjs';
 
