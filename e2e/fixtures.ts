@@ -113,7 +113,12 @@ export { expect };
  * session, a link from an auth e-mail). The public pages are documents and never hydrate.
  */
 export async function waitForHydration(page: Page, { act = true }: { act?: boolean } = {}) {
-  if (act) await page.keyboard.press('Shift');
+  if (act) {
+    // Once the boot script listens (it has taken the head script's held input): a key pressed
+    // before it runs starts nothing, as for a visitor, whose next action then does.
+    await page.waitForFunction(() => !('__earlyInput' in window));
+    await page.keyboard.press('Shift');
+  }
   await expect(page.locator('head > style ~ [data-page-head]').first()).toBeAttached();
 }
 

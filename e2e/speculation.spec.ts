@@ -90,7 +90,8 @@ test('links between the documents are plain navigations to the pages Chrome fetc
   await expect(page.getByRole('heading', { level: 1, name: 'Compare Our Bundles' })).toBeVisible();
   const delivery = () =>
     page.evaluate(
-      () => (performance.getEntriesByType('navigation')[0] as PerformanceEntry & { deliveryType?: string }).deliveryType,
+      () =>
+        (performance.getEntriesByType('navigation')[0] as PerformanceEntry & { deliveryType?: string }).deliveryType,
     );
   expect(await delivery()).toBe('navigational-prefetch');
   await page.waitForLoadState('networkidle');

@@ -32,7 +32,8 @@ const documentNavigator: Navigator = {
 /** Shows the toasts the page before left, once the toaster listens (it subscribes in its own effect, which runs first). */
 function CarriedToasts() {
   useEffect(() => {
-    for (const { type, title, description, duration } of takeCarriedToasts()) toast[type](title, { description, duration });
+    for (const { type, title, description, duration } of takeCarriedToasts())
+      toast[type](title, { description, duration });
   }, []);
   return null;
 }
