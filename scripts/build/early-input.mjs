@@ -1,9 +1,10 @@
 // @ts-check
-// The page's first script, inline in <head>: from the first paint until the boot
-// script runs (a deferred module, a round trip or more later on a phone), a tap on a control
-// that needs the app, or an arrow key on a tab, is held here, so it neither does the wrong
-// thing (a submit would post the prerendered form to the static host) nor is lost. The boot
-// script takes what was held (takeEarlyInput in hydrate-on-intent.ts) and answers it.
+// The page's first script, inline in <head>: from the first paint until the page's own
+// script runs (a deferred module, a round trip or more later on a phone: the app's boot
+// script, or a document's), a tap on a control that needs a script, or an arrow key on a tab,
+// is held here, so it neither does the wrong thing (a submit would post the prerendered form
+// to the static host) nor is lost. That script takes what was held
+// (src/lib/take-early-input.ts) and answers it.
 // Inline, so no request stands before it; small, and idle until the visitor acts. Its hash
 // goes into the Content-Security-Policy (the security headers plugin in vite.config.ts): no
 // 'unsafe-inline'. This module runs at build time, in Node: vite.config.ts makes the script

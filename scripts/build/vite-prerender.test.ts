@@ -57,6 +57,25 @@ describe('pageHtml headEnd', () => {
   });
 });
 
+describe('pageHtml script', () => {
+  it('gives a document its own script in place of the boot script, its static imports preloaded beside it', () => {
+    const page = { html: '<h1>x</h1>', head: '<title>x</title>', css: '', preload: [] };
+    const document = pageHtml(template, {
+      ...page,
+      script: '/assets/document-d.js',
+      scriptImports: ['/assets/shared-e.js'],
+    });
+    expect(document).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/shared-e.js"><script type="module" async crossorigin src="/assets/document-d.js"></script>',
+    );
+    expect(document).not.toContain('/assets/index-a.js');
+    expect(pageHtml(template, page)).toContain('<script type="module" crossorigin src="/assets/index-a.js"></script>');
+    expect(() => pageHtml(template.replace(/<script type="module"[^>]*><\/script>/, ''), { ...page, script: '/d.js' })).toThrow(
+      /module script/,
+    );
+  });
+});
+
 describe('shellHtml', () => {
   it('keeps the empty shell out of search results', () => {
     const shell = shellHtml(template);

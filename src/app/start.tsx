@@ -8,8 +8,8 @@ import { carryToasts } from '@/lib/toast-handoff';
 import { currentHref, reloadOnceFor, reloadOnStaleChunk } from '@/lib/reload-on-stale-chunk';
 
 /**
- * Whether to hydrate the page as the build rendered it. The public pages arrive prerendered;
- * every other path gets the empty shell. Hydration must render what the build rendered: the
+ * Whether to hydrate the page as the build rendered it. /auth and /resources' shell arrive
+ * prerendered; every other path the app runs on gets the empty shell. Hydration must render what the build rendered: the
  * page's own component, not the lazy route's fallback, so its chunk is put in place first.
  */
 async function prepare(container: HTMLElement): Promise<boolean> {

@@ -1,10 +1,10 @@
-// What a prerendered page does by itself when the visitor acts before the app runs.
-// The app loads on the visitor's first action, which on a phone is a second or more of
-// download and hydration. A tab, a "Forgot password?" or a Play tapped meanwhile must answer
-// at once, so that what the visitor does next (tap a field, type) lands where they now see
-// it. These answers change only what the app would render for the same action (attributes
-// React writes itself once it runs), so the app adopts them by replaying the action (see
-// hydrate-on-intent.ts). Kept free of React: this runs first, on every page.
+// What /auth (or a member page's shell) does by itself when the visitor acts before the app
+// runs. The app loads on the visitor's first action, which on a phone is a second or more of
+// download and hydration. A tab or a "Forgot password?" tapped meanwhile must answer at once,
+// so that what the visitor does next (tap a field, type) lands where they now see it. These
+// answers change only what the app would render for the same action (attributes React writes
+// itself once it runs), so the app adopts them by replaying the action (see
+// hold-until-app.ts). Kept free of React: this runs first.
 //
 // The contract with the markup, so that any page prerendered later gets the same answers:
 // - tabs: WAI-ARIA tabs as Radix renders them (`role="tablist"`, `role="tab"` with

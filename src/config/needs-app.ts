@@ -1,6 +1,6 @@
 /**
  * Controls whose action needs the app: buttons and tabs (links work without it). Held until the
- * app runs, by the boot script (hydrate-on-intent.ts) and, before it, by the page's inline
+ * app runs, by the boot script (src/boot/hold-until-app.ts) and, before it, by the page's inline
  * head script (scripts/build/early-input.mjs, built from this in vite.config.ts). No imports: the Vite
  * config reads it.
  */

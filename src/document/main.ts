@@ -1,4 +1,5 @@
 import { AUTH_STORAGE_KEY, hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
+import { NEEDS_APP_IN_FRAME } from '@/config/needs-app';
 import { isSwap, swap } from '@/lib/swap';
 import { takeEarlyInput } from '@/lib/take-early-input';
 import { hasCarriedToasts } from '@/lib/toast-handoff';
@@ -34,12 +35,36 @@ document.addEventListener('click', (event) => {
 });
 for (const control of held) if (isSwap(control)) swap(control);
 
-if (framed()) void import('./framed-purchase').then(({ takePurchaseLinks }) => takePurchaseLinks(held));
+/**
+ * Runs `callback` once the whole page is parsed: this script is async, and may run while the
+ * rest of the page is still arriving (its account corner, its access box).
+ */
+function whenParsed(callback: () => void) {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', callback, { once: true });
+  else callback();
+}
+
+if (framed()) {
+  // Until its code is here, a purchase link tapped in the frame waits, as the head script held it.
+  const waiting = [...held];
+  const hold = (event: MouseEvent) => {
+    const link = event.target instanceof Element ? event.target.closest(NEEDS_APP_IN_FRAME) : null;
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    waiting.push(link);
+  };
+  document.addEventListener('click', hold, true);
+  void import('./framed-purchase').then(({ takePurchaseLinks }) => {
+    document.removeEventListener('click', hold, true);
+    takePurchaseLinks(waiting);
+  });
+}
 
 let island: Promise<unknown> | null = null;
 /** The member's island, once. A failure to load leaves the page as a visitor's. */
 function loadIsland() {
-  island ??= import('./member-island')
+  island ??= new Promise<void>((parsed) => whenParsed(parsed))
+    .then(() => import('./member-island'))
     .then(({ mountMemberIsland }) => mountMemberIsland())
     .catch((error: unknown) => console.error('Could not load the member menu', error));
 }

@@ -1,8 +1,7 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 
 /**
- * sonner's toaster is its own chunk: the public pages never toast, so it loads after hydration
- * instead of with the first page. It mounts only once the page has hydrated, so the prerendered
+ * sonner's toaster is its own chunk: it loads after hydration instead of with the first page. It mounts only once the page has hydrated, so the prerendered
  * HTML and the first client render agree (both have none). Nothing toasts before it is there:
  * the first toast follows a click or a submit.
  */
