@@ -31,7 +31,8 @@ export const SPECULATION_TARGETS = ['/', '/auth', '/bundles', '/privacy', '/reso
  * See docs/decisions/085-prerender-the-next-page-and-measure-it.md.
  */
 export function speculationRules() {
-  const where = { href_matches: SPECULATION_TARGETS, relative_to: 'document' };
+  // Inline rules match against the page's own address: no `relative_to` needed (bytes in every page).
+  const where = { href_matches: SPECULATION_TARGETS };
   return JSON.stringify({
     prefetch: [{ where, eagerness: 'immediate' }],
     prerender: [{ where, eagerness: 'immediate' }],

@@ -2,7 +2,7 @@ import { AUTH_STORAGE_KEY, hasAuthRedirectInUrl, hasStoredSession } from '@/conf
 import { NEEDS_APP_IN_FRAME } from '@/config/needs-app';
 import { isSwap, swap } from '@/lib/swap';
 import { takeEarlyInput } from '@/lib/take-early-input';
-import { hasCarriedToasts } from '@/lib/toast-handoff';
+import { hasCarriedToasts } from '@/lib/carried-toasts-key';
 import { whenShown } from '@/lib/when-shown';
 import { speculateFromFirstPaint } from './speculation';
 

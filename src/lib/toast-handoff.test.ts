@@ -1,6 +1,7 @@
 import { toast } from 'sonner';
 import { afterEach, describe, expect, it } from 'vitest';
-import { carryToasts, hasCarriedToasts, takeCarriedToasts } from './toast-handoff';
+import { hasCarriedToasts } from './carried-toasts-key';
+import { carryToasts, takeCarriedToasts } from './toast-handoff';
 
 afterEach(() => {
   toast.dismiss();

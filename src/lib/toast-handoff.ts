@@ -5,7 +5,7 @@
  * `carryToasts` keeps the success and error toasts on screen (their words only) in the tab's
  * sessionStorage for the next document, whose island shows them again (`takeCarriedToasts`).
  */
-const KEY = 'yes-you-can-toasts';
+import { CARRIED_TOASTS_KEY as KEY } from './carried-toasts-key';
 
 export type CarriedToast = { type: 'success' | 'error'; title: string; description?: string; duration?: number };
 
@@ -23,15 +23,6 @@ export async function carryToasts(): Promise<void> {
     if (carried.length > 0) sessionStorage.setItem(KEY, JSON.stringify(carried));
   } catch {
     // No sonner or no storage: the next page simply shows no toast.
-  }
-}
-
-/** Whether the page before left toasts to show. */
-export function hasCarriedToasts(): boolean {
-  try {
-    return sessionStorage.getItem(KEY) !== null;
-  } catch {
-    return false;
   }
 }
 
