@@ -14,6 +14,22 @@ export function hasStoredSession(): boolean {
 }
 
 /**
+ * Where a page leaves the toasts on screen for the next one (src/lib/toast-handoff.ts): kept
+ * here, beside the session's key, so a document's script can ask whether there are any with
+ * the code it loads already, not a chunk of its own.
+ */
+export const CARRIED_TOASTS_KEY = 'yes-you-can-toasts';
+
+/** Whether the page before left toasts to show. */
+export function hasCarriedToasts(): boolean {
+  try {
+    return sessionStorage.getItem(CARRIED_TOASTS_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether the page was opened from an auth e-mail (sign-up confirmation, password
  * recovery): GoTrue redirects with the session, or an error, in the fragment (implicit
  * flow) or with a `code` query parameter (PKCE). Such a visit has no stored session yet,

@@ -1,8 +1,7 @@
-import { AUTH_STORAGE_KEY, hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
+import { AUTH_STORAGE_KEY, hasAuthRedirectInUrl, hasCarriedToasts, hasStoredSession } from '@/config/auth-storage';
 import { NEEDS_APP_IN_FRAME } from '@/config/needs-app';
 import { isSwap, swap } from '@/lib/swap';
 import { takeEarlyInput } from '@/lib/take-early-input';
-import { hasCarriedToasts } from '@/lib/carried-toasts-key';
 import { whenShown } from '@/lib/when-shown';
 import { speculateFromFirstPaint } from './speculation';
 

@@ -1,6 +1,6 @@
 import { toast } from 'sonner';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasCarriedToasts } from './carried-toasts-key';
+import { hasCarriedToasts } from '@/config/auth-storage';
 import { carryToasts, takeCarriedToasts } from './toast-handoff';
 
 afterEach(() => {

@@ -5,7 +5,7 @@
  * `carryToasts` keeps the success and error toasts on screen (their words only) in the tab's
  * sessionStorage for the next document, whose island shows them again (`takeCarriedToasts`).
  */
-import { CARRIED_TOASTS_KEY as KEY } from './carried-toasts-key';
+import { CARRIED_TOASTS_KEY as KEY } from '@/config/auth-storage';
 
 export type CarriedToast = { type: 'success' | 'error'; title: string; description?: string; duration?: number };
 
