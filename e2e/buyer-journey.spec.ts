@@ -98,7 +98,7 @@ test('/upgrade tells a visitor how to get in', async ({ page }) => {
   await expect(page.getByRole('region', { name: 'Your files are waiting' })).toHaveCount(0);
   await expectAccessible(page);
   await box.getByRole('link', { name: 'Sign in to your files' }).click();
-  await expect(page).toHaveURL(/\/auth\?next=\/resources$/);
+  await expect(page).toHaveURL(/\/auth$/);
 });
 
 test('/upgrade tells a signed-in buyer their tier, in the same box, and links to their files', async ({

@@ -35,10 +35,7 @@ describe('BuyerAccessView', () => {
       'New here? Check your inbox for the e-mail “Your files are ready” and follow its link to set your password.',
     );
     expect(within(box).getByText(/Sign in with the e-mail address you used at checkout/)).toBeInTheDocument();
-    expect(within(box).getByRole('link', { name: 'Sign in to your files' })).toHaveAttribute(
-      'href',
-      '/auth?next=/resources',
-    );
+    expect(within(box).getByRole('link', { name: 'Sign in to your files' })).toHaveAttribute('href', '/auth');
   });
 
   it('tells a signed-in buyer their tier, with a link to their files', () => {

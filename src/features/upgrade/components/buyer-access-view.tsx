@@ -9,7 +9,9 @@ import type { ReadState } from '@/lib/read-state';
 export type BuyerAccessState =
   { kind: 'visitor' } | { kind: 'member'; email: string | null; tier: ReadState<Tier | null> };
 
-const signInHref = `${paths.auth}?next=${paths.resources}`;
+// Plain /auth: a sign-in leads to /resources by default (decision 007), and a second address
+// for the same page would make the page's Speculation Rules prerender /auth twice.
+const signInHref = paths.auth;
 
 /**
  * How a buyer gets to their files, at the top of /upgrade. The visitor version is what the
