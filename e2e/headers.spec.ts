@@ -112,9 +112,11 @@ test('a signed-in subscriber’s resources, realtime and avatar run under the po
   await expect(page.getByRole('button', { name: 'Account menu' }).getByRole('img')).toHaveJSProperty('naturalWidth', 1);
   expect(await violations()).toEqual([]);
 
-  // Signing out shows a toast (its styles are injected at run time).
+  // Signing out shows a toast (its styles are injected at run time), carried to the landing
+  // page, where the sign-out goes: a document of its own, whose island shows it.
   await page.goto('/resources');
   await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText('Signed out successfully')).toBeVisible();
   expect(await violations()).toEqual([]);
 });
