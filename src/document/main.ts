@@ -9,8 +9,9 @@ import { speculateFromFirstPaint } from './speculation';
 // by the build from the app's components, and run no React. This is all a first-time visitor's
 // page runs: the sales video's swap, the Speculation Rules from first paint, and what only some
 // visitors need, loaded then: the purchase links' handling inside a marketplace's frame, and the
-// member's island (their menu, their tier on /upgrade) when a session may be stored. The page's
-// stylesheet is inlined by the build; this imports none.
+// member's island (their menu, their tier on /upgrade) when a session may be stored or the page
+// before left toasts. It is an async module: it runs as it arrives, before the whole page is
+// parsed. The page's stylesheet is inlined by the build; this imports none.
 // See docs/decisions/098-public-pages-are-documents.md.
 
 /** Whether the page is inside a frame (a frame of another origin may not be read: it is). */
