@@ -59,6 +59,20 @@ export function shellHtml(template) {
 }
 
 /**
+ * The documents' script in the client build (its entry chunk, by the module it was built from)
+ * and the chunks it imports statically, as the page names them.
+ * @param {Record<string, any>} bundle @param {string} moduleId
+ * @returns {{ script: string, imports: string[] }}
+ */
+function documentScriptOf(bundle, moduleId) {
+  const chunk = Object.values(bundle).find(
+    (each) => each.type === 'chunk' && each.isEntry && each.facadeModuleId?.endsWith(moduleId),
+  );
+  if (!chunk) throw new Error(`the client build has no entry ${moduleId}`);
+  return { script: `/${chunk.fileName}`, imports: staticImports(bundle, chunk.fileName).map((file) => `/${file}`) };
+}
+
+/**
  * Every chunk `file` imports statically, directly or through another, in the order found.
  * @param {Record<string, { type: string, imports?: string[] }>} bundle @param {string} file
  * @returns {string[]}
@@ -106,11 +120,7 @@ export function prerenderPlugin({
       config = resolved;
     },
     async writeBundle(options, bundle) {
-      const documentChunk = Object.values(bundle).find(
-        (chunk) => chunk.type === 'chunk' && chunk.isEntry && chunk.facadeModuleId?.endsWith(documentScript),
-      );
-      if (!documentChunk) throw new Error(`the client build has no entry ${documentScript}`);
-      const documentImports = staticImports(bundle, documentChunk.fileName).map((file) => `/${file}`);
+      const documentScripts = documentScriptOf(bundle, documentScript);
       const outDir = options.dir ?? path.resolve(config.root, config.build.outDir);
       // Inside the project, so Node resolves the server build's packages from node_modules.
       const serverDir = await mkdtemp(path.join(config.root, '.prerender-'));
@@ -154,8 +164,8 @@ export function prerenderPlugin({
             css,
             preload: [],
             headEnd: page.document ? documentHeadEnd : '',
-            script: page.document ? `/${documentChunk.fileName}` : undefined,
-            scriptImports: page.document ? documentImports : [],
+            script: page.document ? documentScripts.script : undefined,
+            scriptImports: page.document ? documentScripts.imports : [],
           });
           const file = server.pageFile(pathname);
           await writeFile(path.join(outDir, file), html);
