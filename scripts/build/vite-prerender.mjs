@@ -93,6 +93,20 @@ function staticImports(bundle, file) {
   return [...found];
 }
 
+/**
+ * Writes a prerendered page into the build and logs its sizes, as Vite logs its chunks.
+ * @param {string} outDir @param {string} file @param {string} pathname @param {string} html
+ * @param {import('vite').Logger} logger
+ */
+async function writePage(outDir, file, pathname, html, logger) {
+  await writeFile(path.join(outDir, file), html);
+  const gzip = gzipSync(html, { level: 9 }).length;
+  const brotli = brotliCompressSync(html).length;
+  logger.info(
+    `prerendered ${pathname.padEnd(10)} dist/${file.padEnd(14)} ${kilobytes(html.length)} │ gzip: ${kilobytes(gzip)} │ brotli: ${kilobytes(brotli)}`,
+  );
+}
+
 function kilobytes(/** @type {number} */ bytes) {
   return `${(bytes / 1000).toFixed(2)} kB`;
 }
@@ -155,25 +169,18 @@ export function prerenderPlugin({
         for (const pathname of server.builtPages) {
           const page = await server.render(pathname);
           if (page.indexable) indexable.push(pathname);
-          // No modulepreload for the route's chunk: on a slow link the preloads took bandwidth
-          // from the page and held its first paint (Lighthouse, see vite.config.ts); the boot
-          // script fetches the chunk before hydrating, after the page is on screen. A document
-          // loads its own script, and never the app.
           const html = pageHtml(template, {
             ...page,
             css,
+            // No modulepreload for the route's chunk: on a slow link the preloads took bandwidth
+            // from the page and held its first paint (Lighthouse, see vite.config.ts). A
+            // document loads its own script, and never the app.
             preload: [],
             headEnd: page.document ? documentHeadEnd : '',
             script: page.document ? documentScripts.script : undefined,
             scriptImports: page.document ? documentScripts.imports : [],
           });
-          const file = server.pageFile(pathname);
-          await writeFile(path.join(outDir, file), html);
-          const gzip = gzipSync(html, { level: 9 }).length;
-          const brotli = brotliCompressSync(html).length;
-          config.logger.info(
-            `prerendered ${pathname.padEnd(10)} dist/${file.padEnd(14)} ${kilobytes(html.length)} │ gzip: ${kilobytes(gzip)} │ brotli: ${kilobytes(brotli)}`,
-          );
+          await writePage(outDir, server.pageFile(pathname), pathname, html, config.logger);
         }
 
         const origin = server.origin();
