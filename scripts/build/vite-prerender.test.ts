@@ -70,9 +70,9 @@ describe('pageHtml script', () => {
     );
     expect(document).not.toContain('/assets/index-a.js');
     expect(pageHtml(template, page)).toContain('<script type="module" crossorigin src="/assets/index-a.js"></script>');
-    expect(() => pageHtml(template.replace(/<script type="module"[^>]*><\/script>/, ''), { ...page, script: '/d.js' })).toThrow(
-      /module script/,
-    );
+    expect(() =>
+      pageHtml(template.replace(/<script type="module"[^>]*><\/script>/, ''), { ...page, script: '/d.js' }),
+    ).toThrow(/module script/);
   });
 });
 
