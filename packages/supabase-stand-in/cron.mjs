@@ -5,7 +5,9 @@
 // extension, so `npm run supabase:local` (server.mjs --cron) runs the same call on a timer of its
 // own; tests, the e2e stand-in and the launch benchmark make the call themselves
 // (runInvitationSchedule) when they choose to. The same timer makes migration 20261128020000's
-// daily call, the download function's `expire` route (stamped copies not downloaded for 90 days).
+// daily call, the download function's `expire` route (stamped copies not downloaded for 90 days),
+// and, hourly from the start, migration 20261128040000's SQL job: private.roll_up_visits() (the
+// visit counts of ended days into the roll-up, raw counts kept 30 days, ended days' salts gone).
 import { SERVICE_ROLE_KEY } from './keys.mjs';
 
 /** The path the schedule calls (hosted: `<project url>/functions/v1/purchase-webhook/invitations`). */
@@ -19,6 +21,22 @@ export const EXPIRY_SCHEDULE_PATH = '/functions/v1/download/expire';
 
 /** pg_cron's daily `17 3 * * *`, as an interval from the stand-in's start. */
 export const EXPIRY_EVERY_MS = 86_400_000;
+
+/** pg_cron's hourly `7 * * * *`, as an interval from the stand-in's start. */
+export const ROLL_UP_EVERY_MS = 3_600_000;
+
+/** The hourly job, pure SQL as pg_cron runs it. */
+export const ROLL_UP_SQL = 'select private.roll_up_visits() as result';
+
+/**
+ * Runs the visits' roll-up once, as pg_cron does, and answers what it did.
+ * @param {{ query: (sql: string) => Promise<{ rows: any[] }> }} db  the stand-in's database (as its owner)
+ * @returns {Promise<Record<string, unknown>>}
+ */
+export async function runVisitRollUp(db) {
+  const { rows } = await db.query(ROLL_UP_SQL);
+  return rows[0]?.result ?? {};
+}
 
 /** The job's condition (as migration 20261128030000's): an invitation claim_due_invitations would take. */
 const WAITING_SQL = `select exists (select 1 from public.buyer_invitations
@@ -87,8 +105,16 @@ export function startLocalCron({ baseUrl, db, log, everyMs = SCHEDULE_EVERY_MS }
     );
   }, EXPIRY_EVERY_MS);
   daily.unref();
+  const hourly = setInterval(() => {
+    runVisitRollUp(db).then(
+      (result) => log(`[local cron] roll_up_visits: ${JSON.stringify(result)}`),
+      (err) => log(`[local cron] roll_up_visits failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }, ROLL_UP_EVERY_MS);
+  hourly.unref();
   return () => {
     clearInterval(timer);
     clearInterval(daily);
+    clearInterval(hourly);
   };
 }

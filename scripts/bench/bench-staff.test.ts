@@ -9,12 +9,16 @@ describe('bench:staff (small)', () => {
     const lines: string[] = [];
     const { results, csv, file, failures } = await runStaffBench({
       members: 2500,
+      // A year of counts at 30,000 page views a month (1,080 counts a day).
+      viewsPerMonth: 30_000,
       runs: 2,
       log: (line) => lines.push(line),
     });
     expect(failures).toEqual([]);
     expect(results.map((r) => r.name)).toEqual([
       'dashboard (staff_dashboard)',
+      'visits, 90 days (staff_visits)',
+      'visits, today (staff_visits)',
       'members page 1 (staff_list_members)',
       'members, a page at offset 2475',
       'search "maria", page 1',

@@ -159,3 +159,80 @@ export function extrasSql(members) {
       case when k > 60 then t + interval '1 day' end
     from generate_series(1, 500) k cross join lateral (select now() - random() * interval '90 days' - k * interval '0' as t) x;`;
 }
+
+/** Page views a month the visit counts are made for (about 33,000 a day) unless told otherwise. */
+export const VIEWS_PER_MONTH = 1_000_000;
+
+/** The owner's today, in SQL. */
+const ownerToday = `(now() at time zone (select time_zone from public.owner_settings))::date`;
+
+/**
+ * The raw visit counts of the last 31 owner's days (30 ended days and the whole of today), as
+ * count_visits writes them: at 1 million page views a month, 36,000 counts a day (about 33,000
+ * page views, plus checkout clicks, plays and returns) from 12,000 visitors a day; in proportion
+ * for `viewsPerMonth`. A visitor keeps one attribution all day: 30 % one of 40 campaigns (8
+ * sources, 4 mediums), 30 % one of 40 referring sites, the rest direct; 60 % phones, 10 %
+ * tablets, 30 % desktops. Then each visitor-day as count_visits keeps it in visit_visitors.
+ */
+export function visitEventsSql(viewsPerMonth = VIEWS_PER_MONTH) {
+  const eventsPerDay = Math.max(1, Math.round((36_000 * viewsPerMonth) / VIEWS_PER_MONTH));
+  const visitorsPerDay = Math.max(1, Math.round((12_000 * viewsPerMonth) / VIEWS_PER_MONTH));
+  const sources = sqlArray([
+    'podcast',
+    'newsletter',
+    'youtube',
+    'instagram',
+    'facebook',
+    'google',
+    'partner',
+    'twitter',
+  ]);
+  const mediums = sqlArray(['audio', 'email', 'social', 'cpc']);
+  return `
+    insert into private.visit_events (at, day, kind, page, visitor, source, medium, campaign, referrer, device, bundle)
+    select d.midnight + (k::float / ${eventsPerDay}) * interval '1 day', d.day, e.kind, e.page,
+      sha256(convert_to('bench:' || d.day || ':' || v.id, 'UTF8')),
+      case when v.id % 100 < 30 then ${sources}[1 + (v.id / 100) % 8] end,
+      case when v.id % 100 < 30 then ${mediums}[1 + (v.id / 100) % 4] end,
+      case when v.id % 100 < 30 then 'campaign-' || (v.id / 100) % 40 end,
+      case when v.id % 100 between 30 and 59 then 'site-' || (v.id / 100) % 40 || '.example' end,
+      case when (v.id / 3) % 10 < 6 then 'phone' when (v.id / 3) % 10 < 7 then 'tablet' else 'desktop' end,
+      case when e.kind = 'checkout' then (enum_range(null::public.tier))[1 + k % 4] end
+    from (select ${ownerToday} - g as day, (${ownerToday} - g)::timestamp at time zone (select time_zone from public.owner_settings)
+            as midnight
+          from generate_series(0, 30) g) d
+    cross join generate_series(1, ${eventsPerDay}) k
+    cross join lateral (select (k * 7919) % ${visitorsPerDay} as id, (k * 31) % 100 as r) v
+    cross join lateral (select case when v.r < 55 then 'view' when v.r < 92 then 'view' when v.r < 95 then 'checkout'
+                                    when v.r < 99 then 'play' else 'return' end as kind,
+                               case when v.r < 55 then '/' when v.r < 80 then '/bundles' when v.r < 85 then '/upgrade'
+                                    when v.r < 88 then '/privacy' when v.r < 92 then '/auth' when v.r < 95 then '/bundles'
+                                    when v.r < 99 then '/' else '/upgrade' end as page) e;
+    insert into private.visit_visitors (day, visitor, source, medium, campaign, referrer, device, saw_bundles)
+    select distinct on (e.day, e.visitor) e.day, e.visitor, e.source, e.medium, e.campaign, e.referrer, e.device,
+      bool_or(e.kind = 'view' and e.page = '/bundles') over (partition by e.day, e.visitor)
+    from private.visit_events e
+    order by e.day, e.visitor, (e.source is not null or e.campaign is not null) desc, (e.referrer is not null) desc, e.id desc;`;
+}
+
+/**
+ * A year of rolled-up days: the roll-up of the 30 ended days (made by private.roll_up_visits
+ * from the raw counts above) copied 11 times further back, so 330 more days hold the same
+ * shape of counts. Their raw counts are gone, as the roll-up leaves them after 30 days.
+ */
+export const olderVisitDaysSql = `
+  insert into private.visit_days (day, kind, page, source, medium, campaign, referrer, device, bundle, events, visitors)
+  select d.day - 30 * m, d.kind, d.page, d.source, d.medium, d.campaign, d.referrer, d.device, d.bundle, d.events, d.visitors
+  from private.visit_days d cross join generate_series(1, 11) m;
+  insert into private.visit_day_visitors (day, source, medium, campaign, referrer, device, visitors, bundle_viewers)
+  select d.day - 30 * m, d.source, d.medium, d.campaign, d.referrer, d.device, d.visitors, d.bundle_viewers
+  from private.visit_day_visitors d cross join generate_series(1, 11) m;`;
+
+/** The campaign of 3 sales in 10 (one of the 40 campaigns, or a referring site alone), as the webhook records it. */
+export const purchaseCampaignsSql = `
+  insert into public.purchase_campaigns (purchase_id, source, medium, campaign, referrer, created_at)
+  select p.id, case when k % 3 > 0 then 'podcast' end, case when k % 3 > 0 then 'audio' end,
+    case when k % 3 > 0 then 'campaign-' || k % 40 end, case when k % 3 = 0 then 'site-' || k % 40 || '.example' end,
+    p.created_at
+  from (select p.id, p.created_at, row_number() over (order by p.id) as k from public.purchases p) p
+  where p.k % 10 < 3;`;

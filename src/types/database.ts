@@ -261,6 +261,41 @@ export type Database = {
         };
         Relationships: [];
       };
+      purchase_campaigns: {
+        Row: {
+          campaign: string | null;
+          created_at: string;
+          medium: string | null;
+          purchase_id: string;
+          referrer: string | null;
+          source: string | null;
+        };
+        Insert: {
+          campaign?: string | null;
+          created_at?: string;
+          medium?: string | null;
+          purchase_id: string;
+          referrer?: string | null;
+          source?: string | null;
+        };
+        Update: {
+          campaign?: string | null;
+          created_at?: string;
+          medium?: string | null;
+          purchase_id?: string;
+          referrer?: string | null;
+          source?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'purchase_campaigns_purchase_id_fkey';
+            columns: ['purchase_id'];
+            isOneToOne: true;
+            referencedRelation: 'purchases';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       purchases: {
         Row: {
           account_removed_at: string | null;
@@ -556,6 +591,7 @@ export type Database = {
         }[];
       };
       claim_invitation: { Args: { p_email: string }; Returns: string };
+      count_visits: { Args: { p_counts: Json }; Returns: Json };
       current_tier_rank: { Args: Record<PropertyKey, never>; Returns: number };
       finish_invitation: {
         Args: { p_claim: string; p_email: string; p_outcome: string; p_reason: string };
@@ -599,6 +635,17 @@ export type Database = {
           p_tier: Database['public']['Enums']['tier'];
         };
         Returns: Json;
+      };
+      record_purchase_campaign: {
+        Args: {
+          p_campaign: string;
+          p_medium: string;
+          p_order_id: string;
+          p_provider: string;
+          p_referrer: string;
+          p_source: string;
+        };
+        Returns: boolean;
       };
       record_refund: {
         Args: { p_event_id: string; p_occurred_at: string; p_order_id: string; p_provider: string };
@@ -683,6 +730,7 @@ export type Database = {
       staff_member_detail: { Args: { target_user: string }; Returns: Json };
       staff_resend_invitation: { Args: { p_email: string }; Returns: string };
       staff_save_product: { Args: { p_product: Json; p_tier: Database['public']['Enums']['tier'] }; Returns: Json };
+      staff_visits: { Args: { p_days: number }; Returns: Json };
       stamped_copies_to_expire: {
         Args: { p_before: string; p_limit: number };
         Returns: {

@@ -63,6 +63,7 @@ describe('row level security', () => {
       'download_log',
       'owner_settings',
       'profiles',
+      'purchase_campaigns',
       'purchases',
       'staff',
       'tier_audit',
@@ -104,6 +105,7 @@ const executeAllowList: Record<'anon' | 'authenticated', string[]> = {
     'private.staff_dashboard()',
     'private.staff_map_provider_id(text,text,tier)',
     'private.staff_save_product(tier,jsonb)',
+    'private.staff_visits(integer)',
     // Policies (resources, avatars) and the app's RPCs.
     'public.current_tier_rank()',
     'public.grant_tier(uuid,tier,text)',
@@ -123,6 +125,7 @@ const executeAllowList: Record<'anon' | 'authenticated', string[]> = {
     'public.staff_dashboard()',
     'public.staff_map_provider_id(text,text,tier)',
     'public.staff_save_product(tier,jsonb)',
+    'public.staff_visits(integer)',
     'public.tier_rank(text)',
   ],
 };
@@ -257,6 +260,7 @@ describe('privileges', () => {
       ['private.checked_reason(text)', false],
       ['private.claim_due_invitations(integer)', true],
       ['private.claim_invitation(text)', true],
+      ['private.count_visits(jsonb)', true],
       ['private.dashboard_sales(text,date)', true],
       ['private.delete_avatar_of_deleted_user()', true],
       ['private.detach_purchases_of_deleted_user()', true],
@@ -268,6 +272,7 @@ describe('privileges', () => {
       ['private.is_time_zone(text)', false],
       ['private.note_password_set_in_transaction()', true],
       ['private.object_fits_bucket(text,jsonb)', true],
+      ['private.owner_time_zone()', false],
       ['private.purchases_after_change()', true],
       ['private.purchases_before_update()', false],
       ['private.purchases_need_invitation()', true],
@@ -275,12 +280,14 @@ describe('privileges', () => {
       ['private.record_catalog_refund(text,text,text,timestamp with time zone,jsonb)', true],
       ['private.record_catalog_sale(text,text,text,text,jsonb,bigint,text,timestamp with time zone)', true],
       ['private.record_purchase(text,text,text,text,text,tier,bigint,text,timestamp with time zone)', true],
+      ['private.record_purchase_campaign(text,text,text,text,text,text)', true],
       ['private.record_refund(text,text,text,timestamp with time zone)', true],
       ['private.record_sale(text,text,text,text,text,tier,bigint,text,timestamp with time zone)', true],
       ['private.request_site_build()', true],
       ['private.resolve_unmatched_sales()', true],
       ['private.retry_invitation(text,uuid,text,integer[])', true],
       ['private.revoke_tier(uuid,text)', true],
+      ['private.roll_up_visits()', false],
       ['private.staff_catalog()', true],
       ['private.staff_dashboard()', true],
       ['private.staff_download_flags(integer,integer)', true],
@@ -291,9 +298,17 @@ describe('privileges', () => {
       ['private.staff_member_detail(uuid)', true],
       ['private.staff_resend_invitation(text)', true],
       ['private.staff_save_product(tier,jsonb)', true],
+      ['private.staff_visits(integer)', true],
       ['private.stamped_copies_to_expire(timestamp with time zone,integer)', true],
       ['private.tier_grants_after_change()', true],
       ['private.tier_source_of(uuid)', true],
+      ['private.visit_code(text,text,integer)', false],
+      ['private.visit_count_problem(jsonb)', false],
+      ['private.visit_figures(text,date,date,date)', false],
+      ['private.visit_groups_of(date,date)', false],
+      ['private.visit_salt(date)', false],
+      ['private.visit_takes_over(text,text,text,text,text)', false],
+      ['private.visitor_days_of(date,date)', false],
     ]);
     for (const row of rows) expect(row.config, row.fn).toContain('search_path=""');
   });
@@ -386,6 +401,7 @@ describe('privileges', () => {
       'staff_dashboard()',
       'staff_map_provider_id(text,text,tier)',
       'staff_save_product(tier,jsonb)',
+      'staff_visits(integer)',
     ]) {
       expect(
         rows.find((r) => r.fn === fn),
@@ -404,6 +420,8 @@ describe('privileges', () => {
       'record_catalog_sale(text,text,text,text,jsonb,bigint,text,timestamp with time zone)',
       'record_catalog_refund(text,text,text,timestamp with time zone,jsonb)',
       'stamped_copies_to_expire(timestamp with time zone,integer)',
+      'count_visits(jsonb)',
+      'record_purchase_campaign(text,text,text,text,text,text)',
     ]) {
       expect(
         rows.find((r) => r.fn === fn),

@@ -35,6 +35,7 @@ insert into allowed values
   ('authenticated', 'private.staff_dashboard()'),
   ('authenticated', 'private.staff_map_provider_id(text,text,tier)'),
   ('authenticated', 'private.staff_save_product(tier,jsonb)'),
+  ('authenticated', 'private.staff_visits(integer)'),
   -- Policies (resources, avatars) and the app's RPCs.
   ('authenticated', 'public.current_tier_rank()'),
   ('authenticated', 'public.grant_tier(uuid,tier,text)'),
@@ -54,6 +55,7 @@ insert into allowed values
   ('authenticated', 'public.staff_dashboard()'),
   ('authenticated', 'public.staff_map_provider_id(text,text,tier)'),
   ('authenticated', 'public.staff_save_product(tier,jsonb)'),
+  ('authenticated', 'public.staff_visits(integer)'),
   ('authenticated', 'public.tier_rank(text)');
 
 -- Functions anon or authenticated may execute, in every schema that is not the platform's.
@@ -119,8 +121,11 @@ select ok(has_function_privilege('public', 'probe_later.f()', 'EXECUTE'),
 select ok(
   not has_function_privilege('anon', 'public.grant_tier(uuid,public.tier,text)', 'EXECUTE')
   and not has_function_privilege('authenticated', 'public.record_purchase(text,text,text,text,text,public.tier,bigint,text,timestamptz)', 'EXECUTE')
-  and not has_function_privilege('authenticated', 'public.record_refund(text,text,text,timestamptz)', 'EXECUTE'),
-  'anon cannot grant tiers; authenticated cannot record purchases or refunds');
+  and not has_function_privilege('authenticated', 'public.record_refund(text,text,text,timestamptz)', 'EXECUTE')
+  and not has_function_privilege('anon', 'public.count_visits(jsonb)', 'EXECUTE')
+  and not has_function_privilege('authenticated', 'public.count_visits(jsonb)', 'EXECUTE')
+  and has_function_privilege('service_role', 'public.count_visits(jsonb)', 'EXECUTE'),
+  'anon cannot grant tiers; authenticated cannot record purchases or refunds; only service_role counts visits');
 
 select * from finish();
 rollback;
