@@ -96,7 +96,7 @@ test('npm run smoke fails for each injected fault, and for that reason only', as
     expect(run.output).toContain(`→ project ${healthy.url}`);
     expect(failed(run), run.output).toEqual([]);
     expect(line(run, CHECK.secrets), run.output).toMatchObject({ ok: true, skipped: false });
-    expect(line(run, CHECK.secrets)?.detail).toMatch(/^all set: purchase-webhook .*, account, download$/);
+    expect(line(run, CHECK.secrets)?.detail).toMatch(/^all set: purchase-webhook .*, account, download, count$/);
     expect(run.code).toBe(0);
   });
 

@@ -65,6 +65,7 @@ export const MEMBER_TABLES = Object.freeze([
   'download_log',
   'owner_settings',
   'profiles',
+  'purchase_campaigns',
   'purchases',
   'staff',
   'tier_audit',
@@ -85,7 +86,7 @@ export const PUBLIC_TABLES = Object.freeze(['catalog_products']);
 export const WEBHOOK_PROVIDERS = Object.freeze(['shopify', 'stripe']);
 
 /** The Edge Functions asked for their secrets (each serves `…/<function>/secrets`). */
-export const SECRET_FUNCTIONS = Object.freeze(['purchase-webhook', 'account', 'download']);
+export const SECRET_FUNCTIONS = Object.freeze(['purchase-webhook', 'account', 'download', 'count']);
 
 /** The environment variable the service-role key is read from. */
 export const SERVICE_ROLE_KEY_ENV = 'SUPABASE_SERVICE_ROLE_KEY';
