@@ -10,6 +10,7 @@ import {
   stripeRequest,
   stripeSessionEvent,
 } from '../../../supabase/functions/purchase-webhook/test-support.ts';
+import { encodeReference } from '../../../src/lib/campaign.ts';
 import { anonClient, serviceClient, startStandIn, uniqueEmail, type StandIn } from './helpers';
 
 const shopifySecret = LOCAL_FUNCTION_SECRETS.SHOPIFY_WEBHOOK_SECRET;
@@ -166,6 +167,76 @@ describe('purchase webhook → ledger → tier', () => {
     expect(await purchasesOf(user.email)).toMatchObject([
       { provider: 'stripe', order_id: intent, amount_cents: 49900, currency: 'USD', status: 'refunded' },
     ]);
+  });
+});
+
+/** The campaign row kept for the purchase with that provider and order id; null when none. */
+async function campaignOf(provider: string, orderId: string) {
+  const service = serviceClient(server.url);
+  const purchase = await service
+    .from('purchases')
+    .select('id')
+    .eq('provider', provider)
+    .eq('order_id', orderId)
+    .single();
+  if (purchase.error) throw purchase.error;
+  const { data, error } = await service
+    .from('purchase_campaigns')
+    .select('source, medium, campaign, referrer')
+    .eq('purchase_id', (purchase.data as { id: string }).id)
+    .maybeSingle();
+  if (error) throw error;
+  return data;
+}
+
+describe('the campaign a checkout carried', () => {
+  it('Stripe: a client_reference_id made by encodeReference leaves a purchase_campaigns row', async () => {
+    const user = await confirmedUser();
+    const intent = `pi_${order()}`;
+    const campaign = { source: 'podcast', medium: 'audio', campaign: 'launch', referrer: 'youtube.com' };
+    const paid = stripeSessionEvent({
+      payment_intent: intent,
+      customer_details: { email: user.email },
+      client_reference_id: encodeReference(campaign),
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const res = await deliver(await stripeRequest(paid, { secret: stripeSecret, timestamp: now }));
+    expect(res).toEqual({
+      status: 200,
+      body: { ok: true, outcome: 'recorded', tier: 'accelerated', account: 'confirmed' },
+    });
+    expect(await campaignOf('stripe', intent)).toEqual(campaign);
+  });
+
+  it('Stripe: a sale without one is recorded, with no campaign row', async () => {
+    const user = await confirmedUser();
+    const intent = `pi_${order()}`;
+    const paid = stripeSessionEvent({ payment_intent: intent, customer_details: { email: user.email } });
+    const now = Math.floor(Date.now() / 1000);
+    const res = await deliver(await stripeRequest(paid, { secret: stripeSecret, timestamp: now }));
+    expect(res.body).toMatchObject({ ok: true, outcome: 'recorded' });
+    expect(await purchasesOf(user.email)).toMatchObject([{ provider: 'stripe', order_id: intent, status: 'paid' }]);
+    expect(await campaignOf('stripe', intent)).toBeNull();
+  });
+
+  it('Shopify: the landing_site’s utm codes and the referring_site’s host', async () => {
+    const user = await confirmedUser();
+    const id = order();
+    const body = shopifyOrder({
+      id,
+      email: user.email,
+      line_items: [{ product_id: 'REPLACE_ME_shopify_product_ebook' }],
+      landing_site: '/cart/1:1?utm_source=newsletter&utm_campaign=spring',
+      referring_site: 'https://www.example.org/post',
+    });
+    const res = await deliver(await shopifyRequest('orders/paid', body, { secret: shopifySecret }));
+    expect(res.body).toMatchObject({ outcome: 'recorded', tier: 'ebook' });
+    expect(await campaignOf('shopify', String(id))).toEqual({
+      source: 'newsletter',
+      medium: null,
+      campaign: 'spring',
+      referrer: 'example.org',
+    });
   });
 });
 

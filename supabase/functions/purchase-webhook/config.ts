@@ -54,19 +54,17 @@ export function readConfig(env: Env): WebhookConfig {
   if (enabled.length === 0) {
     throw new Error('purchase-webhook: no provider enabled; set SHOPIFY_WEBHOOK_SECRET or STRIPE_WEBHOOK_SECRET');
   }
+  const mailApi = readMailApi(env);
+  const supabaseUrl = required(env, 'SUPABASE_URL');
+  const serviceRoleKey = required(env, 'SUPABASE_SERVICE_ROLE_KEY');
+  const siteUrl = required(env, 'SITE_URL').replace(/\/+$/, '');
   const stripeApiKey = env.STRIPE_API_KEY?.trim();
   const providers = enabled.map((name) =>
     name === 'shopify'
-      ? shopifyProvider(secrets.shopify ?? '')
+      ? shopifyProvider(secrets.shopify ?? '', undefined, siteUrl)
       : stripeProvider(secrets.stripe ?? '', stripeApiKey ? stripeLineItemsFromApi(stripeApiKey) : null),
   );
-  return {
-    mailApi: readMailApi(env),
-    supabaseUrl: required(env, 'SUPABASE_URL'),
-    serviceRoleKey: required(env, 'SUPABASE_SERVICE_ROLE_KEY'),
-    siteUrl: required(env, 'SITE_URL').replace(/\/+$/, ''),
-    providers,
-  };
+  return { mailApi, supabaseUrl, serviceRoleKey, siteUrl, providers };
 }
 
 /**

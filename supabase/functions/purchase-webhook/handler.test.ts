@@ -14,6 +14,7 @@ import {
   stripeSignature,
 } from './test-support.ts';
 import type { Sale } from './types.ts';
+import { encodeReference, type Campaign } from '../../../src/lib/campaign.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const NOW_S = Math.floor(NOW.getTime() / 1000);
@@ -56,6 +57,7 @@ describe('Shopify', () => {
         amountCents: 4900,
         currency: 'USD',
         occurredAt: '2026-11-20T15:00:00.000Z',
+        campaign: null,
       },
     });
   });
@@ -222,6 +224,7 @@ describe('Stripe', () => {
         amountCents: 49900,
         currency: 'USD',
         occurredAt: new Date(1_795_000_000_000).toISOString(),
+        campaign: null,
       },
     });
   });
@@ -554,5 +557,124 @@ describe('the request', () => {
     };
     expect((await handle(await shopifyRequest('orders/paid', shopifyOrder()))).status).toBe(500);
     expect(logs).toContainEqual(expect.objectContaining({ level: 'error', error: 'connection refused' }));
+  });
+});
+
+describe('the campaign the checkout link carried', () => {
+  const launch: Campaign = { source: 'podcast', medium: 'audio', campaign: 'launch', referrer: 'youtube.com' };
+
+  it('Stripe: client_reference_id made by encodeReference is kept with the recorded sale', async () => {
+    const { store, handle } = setup();
+    const event = stripeSessionEvent({ client_reference_id: encodeReference(launch) });
+    const res = await answer(await handle(await stripeRequest(event, { timestamp: NOW_S })));
+    expect(res.body).toMatchObject({ ok: true, outcome: 'recorded', tier: 'accelerated' });
+    expect(store.calls[0]).toMatchObject({ kind: 'purchase', sale: { campaign: launch } });
+    expect(store.calls[1]).toEqual({ kind: 'campaign', provider: 'stripe', orderId: 'pi_test_123', campaign: launch });
+    expect(store.campaigns.get('stripe:pi_test_123')).toEqual(launch);
+  });
+
+  it('Stripe: no client_reference_id, or one the site did not make, records the sale with no campaign', async () => {
+    const { store, handle } = setup();
+    for (const [id, reference] of [
+      ['pi_1', undefined],
+      ['pi_2', null],
+      ['pi_3', 'user_42'],
+    ] as const) {
+      const event = stripeSessionEvent({ payment_intent: id, client_reference_id: reference });
+      const res = await answer(await handle(await stripeRequest(event, { timestamp: NOW_S })));
+      expect(res.body).toMatchObject({ ok: true, outcome: 'recorded' });
+    }
+    expect(
+      store.calls.filter((c) => c.kind === 'purchase').map((c) => c.kind === 'purchase' && c.sale.campaign),
+    ).toEqual([null, null, null]);
+    expect(store.calls.filter((c) => c.kind === 'campaign')).toEqual([]);
+  });
+
+  it('Shopify: the landing_site’s utm codes and the referring_site’s host', async () => {
+    const { store, handle } = setup();
+    const order = shopifyOrder({
+      landing_site: '/cart/77:1?utm_source=Newsletter&utm_medium=email&utm_campaign=Spring',
+      referring_site: 'https://www.Google.com/search?q=x',
+      note_attributes: [{ name: 'utm_source', value: 'ignored' }],
+    });
+    await handle(await shopifyRequest('orders/paid', order));
+    const expected = { source: 'newsletter', medium: 'email', campaign: 'spring', referrer: 'google.com' };
+    expect(store.campaigns.get('shopify:5551234567')).toEqual(expected);
+  });
+
+  it('Shopify: else the note_attributes named utm_…; a referring_site on the site itself is no referrer', async () => {
+    const store = new MemoryStore();
+    const handle = createWebhookHandler({
+      providers: [shopifyProvider(SHOPIFY_SECRET, () => NOW, 'https://www.site.test')],
+      store,
+      inviteRedirectTo: REDIRECT,
+    });
+    const order = shopifyOrder({
+      landing_site: '/products/book',
+      referring_site: 'https://site.test/bundles',
+      note_attributes: [
+        { name: 'utm_campaign', value: 'Launch' },
+        { name: 'gift', value: 'yes' },
+      ],
+    });
+    await handle(await shopifyRequest('orders/paid', order));
+    expect(store.campaigns.get('shopify:5551234567')).toEqual({
+      source: null,
+      medium: null,
+      campaign: 'launch',
+      referrer: null,
+    });
+  });
+
+  it('Shopify: nothing to go on is no campaign', async () => {
+    const { store, handle } = setup();
+    await handle(await shopifyRequest('orders/paid', shopifyOrder({ landing_site: '/', referring_site: '' })));
+    expect(store.calls.filter((c) => c.kind === 'campaign')).toEqual([]);
+    expect(store.calls[0]).toMatchObject({ sale: { campaign: null } });
+  });
+
+  it('a duplicate delivery keeps it again; an unmatched sale has no purchase to keep it on', async () => {
+    const { store, handle } = setup();
+    const event = stripeSessionEvent({ client_reference_id: encodeReference(launch) });
+    await handle(await stripeRequest(event, { timestamp: NOW_S }));
+    const again = await answer(await handle(await stripeRequest(event, { timestamp: NOW_S })));
+    expect(again.body).toMatchObject({ outcome: 'duplicate' });
+    expect(store.calls.filter((c) => c.kind === 'campaign')).toHaveLength(2);
+    const unknown = stripeSessionEvent({
+      payment_intent: 'pi_unknown',
+      client_reference_id: encodeReference(launch),
+      line_items: { data: [{ price: { id: 'price_not_in_catalog' } }] },
+    });
+    const res = await answer(await handle(await stripeRequest(unknown, { timestamp: NOW_S })));
+    expect(res.body).toMatchObject({ outcome: 'unmatched' });
+    expect(store.calls.filter((c) => c.kind === 'campaign')).toHaveLength(2);
+  });
+
+  it('a campaign the database refuses is logged; the sale stands, answered 200, and the buyer is invited', async () => {
+    const { store, logs, handle } = setup();
+    store.campaignFailure = new Error('function record_purchase_campaign does not exist');
+    const event = stripeSessionEvent({ client_reference_id: encodeReference(launch) });
+    const res = await answer(await handle(await stripeRequest(event, { timestamp: NOW_S })));
+    expect(res).toEqual({
+      status: 200,
+      body: { ok: true, outcome: 'recorded', tier: 'accelerated', account: 'none', invitation: 'invited' },
+    });
+    expect(logs).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        message: 'campaign not kept',
+        orderId: 'pi_test_123',
+        error: 'function record_purchase_campaign does not exist',
+      }),
+    );
+    expect(store.campaigns.size).toBe(0);
+  });
+
+  it('a campaign with no purchase to keep it on is logged as a warning', async () => {
+    const { store, logs, handle } = setup();
+    store.recordCampaign = async () => false;
+    const event = stripeSessionEvent({ client_reference_id: encodeReference(launch) });
+    expect((await handle(await stripeRequest(event, { timestamp: NOW_S }))).status).toBe(200);
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', message: 'campaign not kept: no purchase' }));
   });
 });

@@ -103,9 +103,26 @@ function unmatched(ctx: Context, event: Sale, duplicate: boolean): Response {
   return json(200, { ok: true, outcome: duplicate ? 'duplicate' : 'unmatched' });
 }
 
+/**
+ * Keeps the campaign of a recorded sale (a duplicate delivery too: the upsert writes the same
+ * row). Its failure is logged: the sale stands and the answer does not change.
+ */
+async function keepCampaign(ctx: Context, event: Sale): Promise<void> {
+  const { campaign, provider, eventId, orderId } = event;
+  if (!campaign || !ctx.store.recordCampaign) return;
+  try {
+    const kept = await ctx.store.recordCampaign(provider, orderId, campaign);
+    if (!kept) ctx.log({ level: 'warn', message: 'campaign not kept: no purchase', provider, eventId, orderId });
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    ctx.log({ level: 'error', message: 'campaign not kept', provider, eventId, orderId, error });
+  }
+}
+
 async function sale(ctx: Context, event: Sale): Promise<Response> {
   const result = await ctx.store.recordPurchase(event);
   if (result.unmatched) return unmatched(ctx, event, result.duplicate);
+  await keepCampaign(ctx, event);
   ctx.log({
     level: 'info',
     message: result.duplicate ? 'sale already recorded' : 'sale recorded',

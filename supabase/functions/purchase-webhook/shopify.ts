@@ -2,7 +2,9 @@
 // the app's webhook secret (base64 HMAC-SHA256 in X-Shopify-Hmac-Sha256) and names each
 // delivery in X-Shopify-Webhook-Id, the id retries keep, which the database de-duplicates.
 // Shopify signs no timestamp, so there is no staleness to check: a replayed delivery is caught
-// by its webhook id instead (docs/decisions/029-stale-webhook-signatures.md).
+// by its webhook id instead (docs/decisions/029-stale-webhook-signatures.md). A paid order's
+// campaign is read from its landing_site, note_attributes and referring_site (attribution.ts).
+import { referrerHost, shopifyCampaign } from './attribution.ts';
 import { fromBase64, timingSafeEqual } from './crypto.ts';
 import {
   decimalToMinorUnits,
@@ -17,7 +19,13 @@ import {
 import { shopifySignature } from './signing.ts';
 import { WebhookError, type ParsedEvent, type PurchaseProvider } from './types.ts';
 
-export function shopifyProvider(secret: string, now: () => Date = () => new Date()): PurchaseProvider {
+/** `siteUrl`: the site's origin; a referring_site on its host is no referrer. */
+export function shopifyProvider(
+  secret: string,
+  now: () => Date = () => new Date(),
+  siteUrl: string | null = null,
+): PurchaseProvider {
+  const siteHost = referrerHost(siteUrl);
   return {
     name: 'shopify',
 
@@ -53,6 +61,7 @@ export function shopifyProvider(secret: string, now: () => Date = () => new Date
           amountCents,
           currency,
           occurredAt: isoOr(body.processed_at ?? body.created_at, now()),
+          campaign: shopifyCampaign(body, siteHost),
         };
       }
 

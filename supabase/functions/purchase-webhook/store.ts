@@ -1,5 +1,6 @@
 // The store on Supabase: the service-role RPCs of the purchases ledger (record_catalog_sale and
-// record_catalog_refund, which read the catalog for each event, and the invitation state:
+// record_catalog_refund, which read the catalog for each event, record_purchase_campaign, which
+// keeps a sale's campaign, and the invitation state:
 // claim_invitation, claim_due_invitations, finish_invitation, retry_invitation, record_mail_path)
 // and Auth's invitation. The client is passed in (index.ts makes it with the service-role key),
 // described here only by the calls this file makes.
@@ -205,6 +206,19 @@ export function createSupabaseStore(client: StoreClient, mail?: InvitationMail):
       });
       if (error) throw new Error(`record_catalog_sale failed: ${error.message}`);
       return purchaseResult(data);
+    },
+
+    async recordCampaign(provider, orderId, campaign) {
+      const { data, error } = await client.rpc('record_purchase_campaign', {
+        p_provider: provider,
+        p_order_id: orderId,
+        p_source: campaign.source,
+        p_medium: campaign.medium,
+        p_campaign: campaign.campaign,
+        p_referrer: campaign.referrer,
+      });
+      if (error) throw new Error(`record_purchase_campaign failed: ${error.message}`);
+      return data === true;
     },
 
     async recordRefund(refund) {

@@ -1,7 +1,9 @@
 // Stripe Checkout: `checkout.session.completed` (paid) grants, `charge.refunded` (in full)
 // withdraws. Stripe-Signature is `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: HMAC-SHA256 of
 // `${t}.${raw body}` with the endpoint secret; several v1 appear while a secret is being rolled.
-// As Stripe's own libraries do, a timestamp more than 5 minutes old is refused.
+// As Stripe's own libraries do, a timestamp more than 5 minutes old is refused. The session's
+// client_reference_id, when the site's checkout link set it, carries the visit's campaign.
+import { decodeReference } from '../../../src/lib/campaign.ts';
 import { fromHex, timingSafeEqual } from './crypto.ts';
 import {
   idString,
@@ -126,6 +128,7 @@ async function checkoutSale(
     amountCents,
     currency,
     occurredAt: created.toISOString(),
+    campaign: typeof object.client_reference_id === 'string' ? decodeReference(object.client_reference_id) : null,
   };
 }
 

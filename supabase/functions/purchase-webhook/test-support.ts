@@ -11,6 +11,7 @@ import {
 } from './signing.ts';
 import { tierRank, tiers } from '../../../src/content/tiers.ts';
 import type {
+  Campaign,
   InvitationOutcome,
   LineIds,
   InviteOutcome,
@@ -100,6 +101,7 @@ export function stripeSessionEvent(overrides: Record<string, unknown> = {}, type
 
 type Call =
   | { kind: 'purchase'; sale: Sale }
+  | { kind: 'campaign'; provider: Sale['provider']; orderId: string; campaign: Campaign }
   | { kind: 'refund'; refund: Refund }
   | { kind: 'invite'; email: string; redirectTo: string }
   | { kind: 'finish'; email: string; outcome: InvitationOutcome; reason: string | null }
@@ -170,6 +172,12 @@ export class MemoryStore implements PurchaseStore {
   now = Date.parse('2026-11-23T12:00:00Z');
   /** False: invitations go through the mail API; true: through Auth's own invite. */
   invitesViaAuth = false;
+  /** `provider:orderId` of every matched sale, as public.purchases holds them. */
+  orders = new Set<string>();
+  /** `provider:orderId` → the campaign kept for it, as public.purchase_campaigns. */
+  campaigns = new Map<string, Campaign>();
+  /** Thrown by recordCampaign when set: the database refusing the campaign. */
+  campaignFailure: Error | null = null;
 
   async recordPurchase(sale: Sale): Promise<RecordPurchaseResult> {
     this.calls.push({ kind: 'purchase', sale });
@@ -178,6 +186,7 @@ export class MemoryStore implements PurchaseStore {
     this.seen.add(key);
     const tier = catalogMatch(this.catalog, sale.lines);
     if (tier === null) return { duplicate, unmatched: true, tier, purchaseId: null, userId: null, account: 'none' };
+    this.orders.add(`${sale.provider}:${sale.orderId}`);
     const account = this.accounts.get(sale.email) ?? 'none';
     // As the purchases trigger does: a sale without a confirmed account queues the invitation.
     if (!duplicate && account !== 'confirmed' && !this.invitations.has(sale.email)) {
@@ -185,6 +194,16 @@ export class MemoryStore implements PurchaseStore {
     }
     const purchaseId = duplicate ? null : crypto.randomUUID();
     return { duplicate, unmatched: false, tier, purchaseId, userId: null, account };
+  }
+
+  /** record_purchase_campaign's rule: an upsert on the order's purchase, false with none. */
+  async recordCampaign(provider: Sale['provider'], orderId: string, campaign: Campaign): Promise<boolean> {
+    this.calls.push({ kind: 'campaign', provider, orderId, campaign });
+    if (this.campaignFailure) throw this.campaignFailure;
+    const key = `${provider}:${orderId}`;
+    if (!this.orders.has(key)) return false;
+    this.campaigns.set(key, campaign);
+    return true;
   }
 
   async recordRefund(refund: Refund): Promise<RecordRefundResult> {

@@ -1,8 +1,9 @@
 // The shapes every part of the purchase webhook shares: what a provider adapter makes of a
 // request, and what the handler asks of the store. Plain TypeScript: no Deno or Node globals.
 import type { Tier } from '../../../src/content/tiers.ts';
+import type { Campaign } from '../../../src/lib/campaign.ts';
 
-export type { Tier };
+export type { Campaign, Tier };
 export type ProviderName = 'shopify' | 'stripe';
 export const providerNames: readonly ProviderName[] = ['shopify', 'stripe'];
 
@@ -30,6 +31,8 @@ export type Sale = {
   currency: string;
   /** ISO timestamp of the sale at the provider. */
   occurredAt: string;
+  /** The campaign the checkout link carried to the order (src/lib/campaign.ts); null: none. */
+  campaign: Campaign | null;
 };
 
 /** A refund that returns the product: the order's grant is withdrawn. */
@@ -123,6 +126,11 @@ export type RetryResult = { status: 'pending' | 'failed'; nextAttemptAt: string 
 /** What the handler needs from the database and from Supabase Auth. */
 export interface PurchaseStore {
   recordPurchase(sale: Sale): Promise<RecordPurchaseResult>;
+  /**
+   * Keeps the campaign of a recorded sale (public.record_purchase_campaign): false when no
+   * purchase has that provider and order id. Absent: this store keeps no campaigns.
+   */
+  recordCampaign?(provider: ProviderName, orderId: string, campaign: Campaign): Promise<boolean>;
   recordRefund(refund: Refund): Promise<RecordRefundResult>;
   /**
    * Claims the right to invite the buyer (public.claim_invitation): a claim id for exactly one
