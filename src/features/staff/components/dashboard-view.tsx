@@ -18,16 +18,24 @@ import {
   type UnstampableFile,
 } from '../lib/dashboard';
 import { formatDateTime } from '../lib/members';
+import { withVisitors, type VisitorDay } from '../lib/visits';
 import { StaffNav } from './staff-nav';
+
+/** A day of the chart: its sales per tier, and its visitors once the visits have loaded. */
+export type ChartRow = ReturnType<typeof chartRows>[number] & { visitors?: number };
 
 export type DashboardViewProps = {
   dashboard: ReadState<StaffDashboard>;
   /** The chart of sales per day (the container loads the chart library only on this page). */
-  chart?: (rows: ReturnType<typeof chartRows>) => ReactNode;
+  chart?: (rows: ChartRow[]) => ReactNode;
+  /** The visits section, shown under the sales figures (it loads and fails on its own). */
+  visits?: ReactNode;
+  /** Visitors per day over the same 90 days, added to the chart and its table once loaded. */
+  visitorsPerDay?: readonly VisitorDay[];
 };
 
 /** /staff: the owner's figures at a glance, computed by the database in the owner's time zone. */
-export function DashboardView({ dashboard, chart }: DashboardViewProps) {
+export function DashboardView({ dashboard, chart, visits, visitorsPerDay }: DashboardViewProps) {
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6">
       <header className="flex flex-col gap-3">
@@ -47,13 +55,21 @@ export function DashboardView({ dashboard, chart }: DashboardViewProps) {
           <RetryButton retry={dashboard.retry} retrying={dashboard.retrying} variant="gold" size="md" />
         </div>
       )}
-      {dashboard.status === 'ready' && <Figures data={dashboard.data} chart={chart} />}
+      {dashboard.status === 'ready' && (
+        <Figures data={dashboard.data} chart={chart} visits={visits} visitorsPerDay={visitorsPerDay} />
+      )}
     </main>
   );
 }
 
-function Figures({ data, chart }: { data: StaffDashboard } & Pick<DashboardViewProps, 'chart'>) {
-  const rows = chartRows(data);
+function Figures({
+  data,
+  chart,
+  visits,
+  visitorsPerDay,
+}: { data: StaffDashboard } & Pick<DashboardViewProps, 'chart' | 'visits' | 'visitorsPerDay'>) {
+  const rows = withVisitors(chartRows(data), visitorsPerDay);
+  const charted = visitorsPerDay ? 'Sales and visitors' : 'Sales';
   return (
     <>
       <p className="text-navy-800">
@@ -71,12 +87,13 @@ function Figures({ data, chart }: { data: StaffDashboard } & Pick<DashboardViewP
         </h2>
         <PeriodTable periods={data.periods} />
       </section>
+      {visits}
       <section aria-labelledby="chart-title" className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
         <h2 id="chart-title" className="text-navy-900 text-xl font-semibold">
-          Sales per day, last 90 days
+          {charted} per day, last 90 days
         </h2>
         <div className="mt-4">{chart?.(rows)}</div>
-        <ChartTable rows={rows} />
+        <ChartTable rows={rows} hasVisitors={visitorsPerDay !== undefined} />
       </section>
       <section aria-labelledby="top-files-title" className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
         <h2 id="top-files-title" className="text-navy-900 text-xl font-semibold">
@@ -229,22 +246,30 @@ function PeriodTable({ periods }: { periods: DashboardPeriod[] }) {
   );
 }
 
-/** The chart's figures as a table, folded away: for screen readers, keyboards and exact counts. */
-function ChartTable({ rows }: { rows: ReturnType<typeof chartRows> }) {
-  const withSales = rows.filter((row) => tiers.some((tier) => row[tier] > 0));
+/**
+ * The chart's figures as a table, folded away: for screen readers, keyboards and exact counts.
+ * Once the visits have loaded, with a column of visitors and the days with visitors too.
+ */
+function ChartTable({ rows, hasVisitors }: { rows: ChartRow[]; hasVisitors: boolean }) {
+  const shown = rows.filter((row) => tiers.some((tier) => row[tier] > 0) || (row.visitors ?? 0) > 0);
+  const [what, days] = hasVisitors ? ['Sales and visitors', 'sales or visitors'] : ['Sales', 'sales'];
   return (
     <details className="mt-4">
       <summary className="text-navy-800 cursor-pointer underline underline-offset-2">
-        Sales per day as a table ({withSales.length} days with sales)
+        {what} per day as a table ({shown.length} days with {days})
       </summary>
       <ScrollTable
         captionId="chart-caption"
-        caption="Sales per day by product, days with sales"
-        columns={['Day', ...tiers.map((tier) => tierLabel(tier))]}
+        caption={
+          hasVisitors
+            ? 'Sales per day by product, and visitors, days with either'
+            : 'Sales per day by product, days with sales'
+        }
+        columns={['Day', ...tiers.map((tier) => tierLabel(tier)), ...(hasVisitors ? ['Visitors'] : [])]}
         minWidthClassName="min-w-[36rem]"
         className="mt-2"
       >
-        {withSales.map((row) => (
+        {shown.map((row) => (
           <tr key={row.day} className="border-t border-slate-200">
             <th scope="row" className="py-1 pr-4 text-left font-normal">
               {row.day}
@@ -254,6 +279,7 @@ function ChartTable({ rows }: { rows: ReturnType<typeof chartRows> }) {
                 {row[tier]}
               </td>
             ))}
+            {hasVisitors && <td className="py-1 pr-4">{row.visitors ?? 0}</td>}
           </tr>
         ))}
       </ScrollTable>
