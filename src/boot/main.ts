@@ -1,5 +1,5 @@
 import { hasAuthRedirectInUrl, hasStoredSession } from '@/config/auth-storage';
-import { afterFirstPaint } from '@/lib/after-load';
+import { afterFirstPaint, afterLoad } from '@/lib/after-load';
 import { takeEarlyInput } from '@/lib/take-early-input';
 import { whenShown } from '@/lib/when-shown';
 import { holdInteractions, isFramed } from './hold-until-app';
@@ -42,10 +42,20 @@ function boot() {
     });
 }
 
+/** Counts the view of /auth, with nothing kept in the browser. */
+function countAuthView() {
+  void import('@/lib/count').then(({ startCounting, countEndpoint }) => {
+    const endpoint = countEndpoint(import.meta.env.VITE_SUPABASE_URL);
+    if (endpoint) startCounting('/auth', endpoint);
+  });
+}
+
 // A page the browser prerenders for a link the visitor may tap (the public pages' Speculation
 // Rules get /auth ready) starts nothing, the app and its session check included, until the
 // visitor goes to it; then it starts as a page just loaded would.
 whenShown(() => {
+  // /auth is counted as the public pages are (src/lib/count.ts), once it has loaded.
+  if (location.pathname.replace(/\/+$/, '') === '/auth') afterLoad(countAuthView);
   const startNow =
     root.querySelector('[aria-busy="true"]') !== null ||
     early.length > 0 ||

@@ -1,5 +1,7 @@
 import { AUTH_STORAGE_KEY, hasAuthRedirectInUrl, hasCarriedToasts, hasStoredSession } from '@/config/auth-storage';
 import { NEEDS_APP_IN_FRAME } from '@/config/needs-app';
+import { afterLoad } from '@/lib/after-load';
+import type { Counter } from '@/lib/count';
 import { isSwap, swap } from '@/lib/swap';
 import { takeEarlyInput } from '@/lib/take-early-input';
 import { whenShown } from '@/lib/when-shown';
@@ -10,8 +12,9 @@ import { speculateFromFirstPaint } from './speculation';
 // page runs: the sales video's swap, the Speculation Rules from first paint, and what only some
 // visitors need, loaded then: the purchase links' handling inside a marketplace's frame, and the
 // member's island (their menu, their tier on /upgrade) when a session may be stored or the page
-// before left toasts. It is an async module: it runs as it arrives, before the whole page is
-// parsed. The page's stylesheet is inlined by the build; this imports none.
+// before left toasts, and the visit's count once the page has loaded. It is an async module: it
+// runs as it arrives, before the whole page is parsed. The page's stylesheet is inlined by the
+// build; this imports none.
 // See docs/decisions/098-public-pages-are-documents.md.
 
 /** Whether the page is inside a frame (a frame of another origin may not be read: it is). */
@@ -34,6 +37,34 @@ document.addEventListener('click', (event) => {
   if (control) swap(control);
 });
 for (const control of held) if (isSwap(control)) swap(control);
+
+// Counting (src/lib/count.ts): its code comes once the page has loaded, never in the first load.
+// Until then the clicks it counts wait here, a Play held by the head script among them, and are
+// counted when it comes; a checkout link followed before then goes without the campaign on its
+// address. The listener captures, so a link has its campaign before the browser follows it.
+// What it counts a click on: the checkout links (src/lib/count.ts CHECKOUT_LINKS, written out
+// here so that module stays out of the first load) and the swaps, of which the video's Play.
+const COUNTED = `a[data-checkout], ${NEEDS_APP_IN_FRAME}, [data-shows]`;
+let counter: Counter | null = null;
+const uncounted = held.filter((control) => control.closest(COUNTED));
+document.addEventListener(
+  'click',
+  (event) => {
+    const target = event.target instanceof Element ? event.target.closest(COUNTED) : null;
+    if (target && counter) counter.click(target);
+    else if (target) uncounted.push(target);
+  },
+  true,
+);
+function loadCounting() {
+  void import('@/lib/count').then(({ startCounting, countEndpoint, countedPage }) => {
+    const page = countedPage(location.pathname);
+    const endpoint = countEndpoint(import.meta.env.VITE_SUPABASE_URL);
+    if (!page || !endpoint) return;
+    counter = startCounting(page, endpoint);
+    for (const target of uncounted.splice(0)) counter.click(target);
+  });
+}
 
 /**
  * Runs `callback` once the whole page is parsed: this script is async, and may run while the
@@ -73,6 +104,7 @@ function loadIsland() {
 // and no request goes to Supabase for a page nobody may see.
 whenShown(() => {
   speculateFromFirstPaint();
+  afterLoad(loadCounting);
   if (hasStoredSession() || hasAuthRedirectInUrl() || hasCarriedToasts()) loadIsland();
   // Signed in in another tab meanwhile: this page shows the menu too.
   window.addEventListener('storage', (event) => {

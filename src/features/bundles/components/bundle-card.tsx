@@ -64,6 +64,7 @@ export function BundleCard({ bundle }: { bundle: Bundle }) {
 
       <NewTabLink
         href={bundle.purchaseUrl}
+        checkout={bundle.id}
         // At the narrowest three-column width (lg) the longest label fits on one line only a
         // size down; a wrapped label would put that card's button out of line with the others.
         className={buttonClasses(
