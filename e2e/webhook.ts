@@ -54,18 +54,28 @@ const stripeSecret = process.env.STRIPE_WEBHOOK_SECRET ?? LOCAL_FUNCTION_SECRETS
 
 /**
  * A paid Stripe Checkout Session of `priceId` (of Stripe product `productId`) by `email`, for
- * `amountCents` USD, delivered to the webhook; its payment intent is the order.
+ * `amountCents` USD, delivered to the webhook; its payment intent is the order. A Payment Link
+ * opened with `?client_reference_id=…` puts it on the session: `clientReferenceId`.
  */
-export async function deliverStripeSale(email: string, priceId: string, productId: string, amountCents: number) {
+export async function deliverStripeSale(
+  email: string,
+  priceId: string,
+  productId: string,
+  amountCents: number,
+  clientReferenceId?: string,
+) {
   const orderId = `pi_e2e_${randomUUID().replaceAll('-', '')}`;
   const event = stripeSessionEvent({
     id: `cs_e2e_${randomUUID().replaceAll('-', '')}`,
+    ...(clientReferenceId && { client_reference_id: clientReferenceId }),
     payment_intent: orderId,
     amount_total: amountCents,
     customer_details: { email },
     line_items: { data: [{ price: { id: priceId, product: productId } }] },
   });
-  const made = await stripeRequest(event, { secret: stripeSecret, timestamp: Math.floor(Date.now() / 1000) });
+  // Paid now: the sale counts today on /staff.
+  const now = Math.floor(Date.now() / 1000);
+  const made = await stripeRequest({ ...event, created: now }, { secret: stripeSecret, timestamp: now });
   const res = await fetch(`${e2eEnv.supabaseUrl}/functions/v1/purchase-webhook/stripe`, {
     method: 'POST',
     headers: made.headers,

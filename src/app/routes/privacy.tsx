@@ -23,6 +23,12 @@ export function Component() {
         {privacyPage.sections.map((section) => (
           <section key={section.heading} className="mt-8">
             <h2 className="font-serif text-2xl font-bold">{section.heading}</h2>
+            {'paragraphs' in section &&
+              section.paragraphs.map((paragraph) => (
+                <p key={paragraph} className="text-navy-900 mt-3">
+                  {paragraph}
+                </p>
+              ))}
             {'items' in section && (
               <ul className="text-navy-900 mt-3 list-disc space-y-2 pl-6">
                 {section.items.map((item) => (
@@ -30,12 +36,6 @@ export function Component() {
                 ))}
               </ul>
             )}
-            {'paragraphs' in section &&
-              section.paragraphs.map((paragraph) => (
-                <p key={paragraph} className="text-navy-900 mt-3">
-                  {paragraph}
-                </p>
-              ))}
           </section>
         ))}
         <p className="text-navy-900 mt-10">
