@@ -28,7 +28,8 @@ export function PurchaseLink({ children, className, href = ebookOffer.storefront
   }
 
   return (
-    // Marked so that, inside a frame, a click before the app runs waits for it (needs-app.ts).
+    // Marked so that, inside a frame, a click before the app runs waits for it (needs-app.ts); the
+    // same mark makes it a checkout link of the ebook for the visit counts (src/lib/count.ts).
     <a href={href} className={className} onClick={handleClick} data-needs-app-in-frame="">
       {children}
     </a>
