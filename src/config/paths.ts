@@ -27,6 +27,13 @@ export type AppPath = (typeof paths)[keyof typeof paths];
  */
 export const documentPages: readonly string[] = [paths.home, paths.bundles, paths.upgrade, paths.privacy];
 
+/**
+ * The pages whose visits are counted: the documents and /auth (src/lib/count.ts sends the counts,
+ * supabase/functions/count refuses any other page). See
+ * docs/decisions/099-counting-visits-without-cookies.md.
+ */
+export const countedPages: readonly string[] = [...documentPages, paths.auth];
+
 const probeOrigin = 'http://same-site.invalid';
 
 function hasUnsafeCharacter(value: string): boolean {

@@ -1,4 +1,5 @@
 import { NEEDS_APP_IN_FRAME } from '@/config/needs-app';
+import { countedPages } from '@/config/paths';
 import { afterLoad } from './after-load';
 import { campaignFromSearch, checkoutHref, type Campaign } from './campaign';
 
@@ -8,10 +9,6 @@ import { campaignFromSearch, checkoutHref, type Campaign } from './campaign';
 // page's own campaign (its utm codes, else those of the page of this site it came from) goes
 // with every count, and a checkout link gets it on its address when clicked, so the sale that
 // follows can be tied to it. See docs/decisions/099-counting-visits-without-cookies.md.
-
-/** The pages counted; the function refuses any other. */
-export const COUNTED_PAGES = ['/', '/bundles', '/upgrade', '/privacy', '/auth'] as const;
-export type CountedPage = (typeof COUNTED_PAGES)[number];
 
 /** What a count says happened: a page shown, a checkout link clicked, the video's Play, a return from the checkout. */
 export type CountKind = 'view' | 'checkout' | 'play' | 'return';
@@ -36,9 +33,9 @@ function isPlay(control: Element | null): boolean {
 }
 
 /** The page as counted ("/bundles/" is "/bundles"), or null for a page not counted. */
-export function countedPage(pathname: string): CountedPage | null {
+export function countedPage(pathname: string): string | null {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return (COUNTED_PAGES as readonly string[]).includes(path) ? (path as CountedPage) : null;
+  return countedPages.includes(path) ? path : null;
 }
 
 /** A referrer of another site (its origin, as the browser sends it), else undefined. */
@@ -67,7 +64,7 @@ function ownCampaign(location: Location, referrer: string): Campaign | null {
  * outside the site, a return from the checkout), then each click the page passes to the
  * returned counter. `endpoint` is the count function's address.
  */
-export function startCounting(page: CountedPage, endpoint: string, win: Window = window): Counter {
+export function startCounting(page: string, endpoint: string, win: Window = window): Counter {
   const { location, document } = win;
   const campaign = ownCampaign(location, document.referrer);
   const referrer = outsideReferrer(document.referrer, location.origin);

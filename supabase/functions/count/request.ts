@@ -7,7 +7,7 @@
 //   b: the bundle a checkout link sells (checkout only)
 // Wrong JSON, an unknown key or a value of the wrong type is 400; an unknown kind, page or bundle
 // (or a bundle on anything but a checkout) is 422.
-import { paths } from '../../../src/config/paths.ts';
+import { countedPages } from '../../../src/config/paths.ts';
 import { isTier, type Tier } from '../../../src/content/tiers.ts';
 import { CountError } from './http.ts';
 
@@ -15,7 +15,7 @@ export const KINDS = ['view', 'checkout', 'play', 'return'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** The pages that count. */
-export const PAGES: readonly string[] = [paths.home, paths.bundles, paths.upgrade, paths.privacy, paths.auth];
+export const PAGES = countedPages;
 
 /** The longest body a count may have. */
 export const MAX_BODY_BYTES = 1024;
