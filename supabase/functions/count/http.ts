@@ -1,5 +1,6 @@
 // The count function's HTTP pieces: CORS for the site's pages, the JSON answers, the refusal it
 // gives as it is, and a body read that gives up as soon as it passes the limit.
+import { readBodyUpTo } from '../_shared/read-body.ts';
 
 /**
  * Any page may send a count: it carries no credential and no cookie. A `text/plain` POST needs
@@ -36,33 +37,9 @@ export function preflight(): Response {
 
 const tooLarge = () => new CountError(413, 'too_large', 'A count is at most 1,024 bytes.');
 
-/**
- * The body as text, read chunk by chunk and given up (413) as soon as it passes `limit` bytes,
- * whether or not it declared a length.
- */
+/** The body as UTF-8 text, given up (413) as soon as it passes `limit` bytes (../_shared/read-body.ts). */
 export async function readText(req: Request, limit: number): Promise<string> {
-  const declared = Number(req.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  if (!req.body) return '';
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel('body too large').catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const body = await readBodyUpTo(req, limit, tooLarge);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
