@@ -69,7 +69,7 @@ export default defineConfig(({ mode }) => {
       tailwindcss(),
       earlyInputPlugin(earlyInput),
       // The production headers and fallback: written into dist/ by the build, used by `vite preview`.
-      securityHeadersPlugin({ scriptHashes: [scriptHash(earlyInput), scriptHash(rules)] }),
+      securityHeadersPlugin({ scriptHashes: [scriptHash(earlyInput), ...rules.map(scriptHash)] }),
       // The public pages as HTML (src/app/entry-server.tsx): the documents with their own
       // script (src/document/main.ts), /auth and the shells with the app's; sitemap.xml, robots.txt.
       prerenderPlugin({ plugins: [catalog], documentHeadEnd: speculationRulesTag(rules) }),

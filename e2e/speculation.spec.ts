@@ -3,8 +3,9 @@ import { e2eEnv } from './env';
 import { expect, signInAs, test } from './fixtures';
 
 // The public pages carry Speculation Rules (scripts/build/speculation-rules.mjs): Chrome
-// fetches and prerenders the next public page from the page's first contentful paint on
-// (src/document/speculation.ts), its load event not waited for.
+// fetches the next public pages and prerenders those the top of the page links to from the
+// page's first contentful paint on, its load event not waited for; the footer's pages from
+// the load event on (src/document/speculation.ts).
 // Here, in the suite's Chromium, the prefetch is real and used. A prerender is not: Chrome
 // starts none for a page Playwright drives (decision 085 says which DevTools sessions stop
 // it), so the prerendered page's own part, starting nothing until it is shown, is driven
@@ -74,15 +75,20 @@ test('a tap on Sign In opens /auth from the page Chrome fetched ahead, and the f
   await expectFiles(page);
 });
 
-test('the rules come in force at first paint, while the page is still loading', async ({ page }) => {
+test('the top links’ rules come in force at first paint, while the page is still loading; the footer’s at its load event', async ({
+  page,
+}) => {
   // The page's load event waits for its cover image, held here.
   const held: Route[] = [];
   await page.route(/\/yes-you-can-cover\.[a-z]+$/, (route) => held.push(route));
   await page.goto('/', { waitUntil: 'commit' });
-  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(1);
+  await expect(page.locator('script[type="speculationrules"][data-stage="0"]')).toHaveCount(1);
   await expect.poll(() => held.length).toBeGreaterThan(0);
   expect(await page.evaluate(() => document.readyState)).not.toBe('complete');
+  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(1);
   for (const route of held) await route.continue();
+  await expect(page.locator('script[type="speculationrules"][data-stage="1"]')).toHaveCount(1);
+  expect(await page.evaluate(() => document.readyState)).toBe('complete');
 });
 
 test('links between the documents are plain navigations to the pages Chrome fetched ahead', async ({ page }) => {
@@ -182,7 +188,7 @@ test('a member’s prerendered public page puts no rules in force and loads no m
   await expect(page.locator('script[type="speculationrules"]')).toHaveCount(0);
 
   await prerendered.activate();
-  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(1);
+  await expect(page.locator('script[type="speculationrules"]')).toHaveCount(2);
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
   expect(prerendered.islandChunks).toHaveLength(1);
   expect(prerendered.appChunks).toEqual([]);

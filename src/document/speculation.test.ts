@@ -15,39 +15,50 @@ afterEach(() => {
  */
 function paintingWindow({ speculationRules = true } = {}) {
   const { PerformanceObserver, paint } = fakePaintTiming();
+  const doc = { readyState: 'loading', visibilityState: 'visible' };
   const win = Object.assign(new EventTarget(), {
-    document: { readyState: 'loading', visibilityState: 'visible' },
+    document: doc,
     HTMLScriptElement: { supports: (type: string) => speculationRules && type === 'speculationrules' },
     PerformanceObserver,
     setTimeout: () => 0,
     clearTimeout: () => {},
   }) as unknown as Window;
-  return { win, paint };
+  /** The page's load event. */
+  const load = () => {
+    doc.readyState = 'complete';
+    win.dispatchEvent(new Event('load'));
+  };
+  return { win, paint, load };
 }
 
-const active = () => [...document.querySelectorAll('script[type="speculationrules"]')];
+const active = () => [...document.querySelectorAll('script[type="speculationrules"]')].map((s) => s.textContent);
+const [first, later] = speculationRules();
 
 describe('speculateFromFirstPaint', () => {
-  it('puts the rules in force at the first contentful paint, before the load event, with exactly the hashed text', async () => {
+  it('puts the first stage in force at the first contentful paint and the footer’s at the load event, each with exactly the hashed text', async () => {
     document.head.innerHTML = speculationRulesTag(speculationRules());
-    const { win, paint } = paintingWindow();
+    const { win, paint, load } = paintingWindow();
     speculateFromFirstPaint(document, win);
     await Promise.resolve();
     expect(active()).toEqual([]);
     paint();
-    await vi.waitFor(() => expect(active()).toHaveLength(1));
-    expect(active()[0]?.textContent).toBe(speculationRules());
+    await vi.waitFor(() => expect(active()).toEqual([first]));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(active()).toEqual([first]);
+    load();
+    expect(active()).toEqual([first, later]);
   });
 
-  it('puts them in force at once on a page already painted, and only once', async () => {
+  it('puts both in force at once on a page already painted and loaded, and only once', async () => {
     document.head.innerHTML = speculationRulesTag(speculationRules());
-    const { win, paint } = paintingWindow();
+    const { win, paint, load } = paintingWindow();
     paint();
+    load();
     speculateFromFirstPaint(document, win);
     speculateFromFirstPaint(document, win);
-    await vi.waitFor(() => expect(active()).toHaveLength(1));
-    await Promise.resolve();
-    expect(active()).toHaveLength(1);
+    await vi.waitFor(() => expect(active()).toEqual([first, later]));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(active()).toEqual([first, later]);
   });
 
   it('in a browser without Speculation Rules, adds nothing', async () => {
@@ -70,7 +81,7 @@ describe('speculateFromFirstPaint', () => {
       expect(active()).toEqual([]);
       Object.defineProperty(document, 'prerendering', { value: false, configurable: true });
       document.dispatchEvent(new Event('prerenderingchange'));
-      await vi.waitFor(() => expect(active()).toHaveLength(1));
+      await vi.waitFor(() => expect(active()).toEqual([first]));
     } finally {
       delete (document as { prerendering?: boolean }).prerendering;
     }
