@@ -2,11 +2,11 @@
 // The public pages' Speculation Rules: Chrome fetches and renders the next public page while
 // the visitor reads, so a tap on one of its links shows that page at once. Browsers without the API ignore the rules and navigate as before.
 // Each document (a public page without React, scripts/build/vite-prerender.mjs) carries them as
-// inert JSON; its script puts them in force at the page's first contentful paint
-// (src/document/speculation.ts), so the next pages' HTML never competes with this page's own
-// first paint, and is ready well before a reader taps.
-// The script it adds is allowed by its hash in the Content-Security-Policy (vite.config.ts):
-// no 'unsafe-inline'.
+// inert JSON; its script puts the first stage in force at the page's first contentful paint
+// and the second at its load event (src/document/speculation.ts), so the next pages' HTML never
+// competes with this page's own first paint, and is ready well before a reader taps.
+// The scripts it adds are allowed by their hashes in the Content-Security-Policy
+// (vite.config.ts): no 'unsafe-inline'.
 // See docs/decisions/076-speculation-rules-for-public-links.md.
 
 /**
