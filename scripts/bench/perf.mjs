@@ -316,6 +316,13 @@ function run(/** @type {string} */ command, /** @type {string[]} */ args, /** @t
 
 /** Starts the stand-in in its own process (so its database work does not share Lighthouse's). */
 async function startStandIn(/** @type {number} */ port) {
+  // Something already answering there (a stand-in still stopping, or another run's) would pass
+  // the health check below in this one's place, and then go away mid-run.
+  const taken = await fetch(`http://127.0.0.1:${port}/auth/v1/health`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${port} is in use (another stand-in?); set PERF_STANDIN_PORT to another`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'perf-standin-'));
   const child = spawn(
     process.execPath,
@@ -337,8 +344,13 @@ async function startStandIn(/** @type {number} */ port) {
     }
   })();
   await Promise.race([healthy, exited]);
-  const stop = () => {
-    child.kill('SIGTERM');
+  // Resolves once the process has gone, its port free for the next run.
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await gone;
+    }
     rmSync(dataDir, { recursive: true, force: true });
   };
   return { url, stop };
@@ -672,7 +684,7 @@ async function main() {
   } finally {
     server?.close();
     supabase.close();
-    standIn.stop();
+    await standIn.stop();
   }
 }
 
