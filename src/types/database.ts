@@ -194,6 +194,7 @@ export type Database = {
           id: number;
           ip: unknown;
           object_id: string;
+          play_day: string | null;
           user_agent: string | null;
           user_id: string;
         };
@@ -204,6 +205,7 @@ export type Database = {
           id?: never;
           ip?: unknown;
           object_id: string;
+          play_day?: string | null;
           user_agent?: string | null;
           user_id: string;
         };
@@ -214,7 +216,53 @@ export type Database = {
           id?: never;
           ip?: unknown;
           object_id?: string;
+          play_day?: string | null;
           user_agent?: string | null;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
+      media_progress: {
+        Row: {
+          duration_seconds: number;
+          file_name: string;
+          finished_at: string | null;
+          position_seconds: number;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          duration_seconds: number;
+          file_name: string;
+          finished_at?: string | null;
+          position_seconds: number;
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          duration_seconds?: number;
+          file_name?: string;
+          finished_at?: string | null;
+          position_seconds?: number;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
+      member_preferences: {
+        Row: {
+          playback_rate: number;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          playback_rate?: number;
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          playback_rate?: number;
+          updated_at?: string;
           user_id?: string;
         };
         Relationships: [];
@@ -603,6 +651,18 @@ export type Database = {
       };
       is_own_avatar_path: { Args: { name: string }; Returns: boolean };
       is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
+      log_media_play: {
+        Args: {
+          p_ip: unknown;
+          p_name: string;
+          p_object_id: string;
+          p_user: string;
+          p_user_agent: string;
+          p_version: string;
+        };
+        Returns: boolean;
+      };
+      media_finished: { Args: { p_duration: number; p_position: number }; Returns: boolean };
       member_resources: { Args: Record<PropertyKey, never>; Returns: Json };
       record_catalog_refund: {
         Args: { p_event_id: string; p_lines?: Json; p_occurred_at: string; p_order_id: string; p_provider: string };
@@ -675,6 +735,24 @@ export type Database = {
         Returns: Json;
       };
       revoke_tier: { Args: { reason: string; target_user: string }; Returns: undefined };
+      save_media_progress: {
+        Args: { p_duration: number; p_file_name: string; p_position: number };
+        Returns: {
+          duration_seconds: number;
+          file_name: string;
+          finished_at: string | null;
+          position_seconds: number;
+          updated_at: string;
+          user_id: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'media_progress';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      set_playback_rate: { Args: { p_rate: number }; Returns: number };
       staff_catalog: { Args: Record<PropertyKey, never>; Returns: Json };
       staff_dashboard: { Args: Record<PropertyKey, never>; Returns: Json };
       staff_download_flags: {

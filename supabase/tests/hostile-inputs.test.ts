@@ -384,10 +384,10 @@ const refused: Attempt[] = [
     params: ['resources', 'ebook/sample/x.pdf', demo.staff, meta('image/svg+xml')],
   },
   {
-    name: 'staff uploads a file over 200 MB',
+    name: 'staff uploads a file over 1 GiB',
     claims: asStaff,
     sql: insertObject,
-    params: ['resources', 'ebook/sample/x.pdf', demo.staff, meta('application/pdf', 200 * 1024 * 1024 + 1)],
+    params: ['resources', 'ebook/sample/x.pdf', demo.staff, meta('application/pdf', 1024 * 1024 * 1024 + 1)],
   },
   {
     name: 'staff renames a resource out of the tier layout',

@@ -28,7 +28,7 @@ select results_eq(
   'tier_rank orders the tiers and rejects unknown names');
 select results_eq(
   $$ select id, public, file_size_limit from storage.buckets where id in ('avatars', 'resources') order by id $$,
-  $$ values ('avatars'::text, true, 2097152::bigint), ('resources'::text, false, 209715200::bigint) $$,
+  $$ values ('avatars'::text, true, 2097152::bigint), ('resources'::text, false, 1073741824::bigint) $$,
   'buckets exist with their limits');
 
 select is(
