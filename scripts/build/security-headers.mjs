@@ -32,7 +32,7 @@ export function supabaseOrigins(supabaseUrl) {
 
 /**
  * The Content-Security-Policy: the app's own files, the Supabase project (API, realtime,
- * storage images and signed downloads), the video facade's player, and the marketplace SDK
+ * storage images, signed downloads and the members' media), the video facade's player, and the marketplace SDK
  * that purchase buttons load inside a marketplace frame. No 'unsafe-eval', and no inline script
  * but those named by their hash (the early-input script, scripts/build/early-input.mjs).
  * @param {{ supabaseUrl: string, scriptHashes?: string[] }} options
@@ -50,7 +50,9 @@ export function contentSecurityPolicy({ supabaseUrl, scriptHashes = [] }) {
     'font-src': ["'self'"],
     'connect-src': ["'self'", supabase.http, supabase.ws],
     'frame-src': [VIDEO_PLAYER_ORIGIN],
-    'media-src': ["'self'"],
+    // The members' player: signed links to the project's storage, and a video's captions as a
+    // local object URL.
+    'media-src': ["'self'", 'blob:', supabase.http],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
     'form-action': ["'self'"],

@@ -29,6 +29,11 @@ describe('contentSecurityPolicy', () => {
     expect(csp['img-src']).toContain(hosted);
   });
 
+  it("lets the members' player read the project's signed media and its captions' object URL only", () => {
+    const csp = directives(contentSecurityPolicy({ supabaseUrl: hosted }));
+    expect(csp['media-src']).toEqual(["'self'", 'blob:', hosted]);
+  });
+
   it('uses ws: for a local http project', () => {
     expect(supabaseOrigins('http://127.0.0.1:54321')).toEqual({
       http: 'http://127.0.0.1:54321',

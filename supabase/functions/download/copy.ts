@@ -125,3 +125,10 @@ export async function signedCopy(
   if (!made) throw new Error(`${bucket}/${path} is missing after stamping`);
   return made;
 }
+
+/** A link a player reads the file by, as uploaded (no attachment header, so it plays in the page). */
+export async function signedMedia(ctx: { admin: SupabaseClient }, file: Authorized, seconds: number): Promise<string> {
+  const url = await sign(ctx.admin, 'resources', file.name, seconds, null);
+  if (!url) throw new Error(`resources/${file.name} is gone`);
+  return url;
+}

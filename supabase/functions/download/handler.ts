@@ -11,11 +11,16 @@
 // user agent); and the answer is a signed link that lives 60 seconds: a 302 to it, or, when the
 // site asks with `Accept: application/json`, `{ url }` so it can show "Preparing your copy…"
 // and then follow it. A refused request is never logged.
+// `&play=1` asks for an audio, video or captions file to play in the page (the member's player):
+// the same checks, then a link with no attachment header living PLAY_SECONDS, which a player
+// reads by range requests and asks for again when it ends; the play is logged once per member,
+// file and day (log_media_play), however often the player asks.
 // A PDF that cannot be stamped (password-protected, not a PDF, damaged) is refused with 422 in
 // words, and recorded in unstampable_files for the staff dashboard: trying again cannot help.
 import type { SupabaseClient, User } from 'npm:@supabase/supabase-js@2.109.0';
 import { PdfProblem } from '../_shared/pdf-update.ts';
-import { signedCopy, type Authorized } from './copy.ts';
+import { resourceType } from '../_shared/resource-types.ts';
+import { signedCopy, signedMedia, type Authorized } from './copy.ts';
 import {
   bearer,
   callerAddress,
@@ -42,6 +47,12 @@ export type DownloadHandlerOptions = DownloadConfig & {
 
 /** How long the signed link lives: long enough to follow, too short to share. */
 export const LINK_SECONDS = 60;
+
+/**
+ * How long a player's link lives. A player reads a file by many range requests over the time it
+ * plays; when the link ends it asks for a new one and carries on from where it was.
+ */
+export const PLAY_SECONDS = 300;
 
 type Env = Record<string, string | undefined>;
 
@@ -132,11 +143,36 @@ async function copyOrRefusal(ctx: Context, user: User, file: Authorized): Promis
   }
 }
 
+async function logPlay(ctx: Context, req: Request, user: User, file: Authorized): Promise<void> {
+  const { error } = await ctx.admin.rpc('log_media_play', {
+    p_user: user.id,
+    p_object_id: file.objectId,
+    p_name: file.name,
+    p_version: file.version,
+    p_ip: callerAddress(req),
+    p_user_agent: userAgent(req),
+  });
+  if (error) throw new Error(`log_media_play: ${error.message}`);
+}
+
+/** A link for the member's player: media and captions only, logged as a play once a day. */
+async function play(ctx: Context, req: Request, user: User, file: Authorized): Promise<Response> {
+  const kind = resourceType(file.name)?.kind;
+  if (kind !== 'audio' && kind !== 'video' && kind !== 'captions') {
+    throw new DownloadError(400, 'not_playable', 'This file is not audio or video. Download it instead.');
+  }
+  const url = await signedMedia(ctx, file, PLAY_SECONDS);
+  if (kind !== 'captions') await logPlay(ctx, req, user, file);
+  return json(200, { url, expires_in: PLAY_SECONDS });
+}
+
 async function serve(ctx: Context, req: Request): Promise<Response> {
   if (req.method !== 'GET') throw new DownloadError(405, 'method_not_allowed', 'Use GET.');
-  const name = requestedPath(new URL(req.url));
+  const requested = new URL(req.url);
+  const name = requestedPath(requested);
   const user = await caller(ctx, req);
   const file = await authorize(ctx, user, name);
+  if (requested.searchParams.get('play') === '1') return play(ctx, req, user, file);
   const url = await copyOrRefusal(ctx, user, file);
   await logDownload(ctx, req, user, file);
   return wantsJson(req) ? json(200, { url, expires_in: LINK_SECONDS }) : redirect(url);

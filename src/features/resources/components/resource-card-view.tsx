@@ -5,14 +5,18 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { RetryButton } from '@/components/ui/retry-button';
 import { paths } from '@/config/paths';
 import { unlockOffer } from '@/content/bundles';
-import type { ResourceCard } from '@/content/resources';
+import { resourceFolder, type ResourceCard } from '@/content/resources';
 import { formatPrice } from '@/content/site';
 import { tierLabel, type Tier } from '@/content/tiers';
 import { PurchaseLink } from '@/features/purchase';
 import { cn } from '@/lib/cn';
 import { errorMessage } from '@/lib/error-message';
+import { resourceType } from '../../../../supabase/functions/_shared/resource-types';
 import { cannotPrepare } from '../lib/download-refused';
+import { mediaItems, type MediaItem } from '../lib/media-progress';
 import { fileDetails, type CardView, type FilesState, type ResourceFile } from '../lib/resource-files';
+import { CardMedia } from './card-media';
+import { useMediaControls } from './media-context';
 
 /**
  * Starts a download from the link the download function just signed. It answers with
@@ -71,7 +75,7 @@ export function ResourceCardView({
           <p className={cn('text-sm', locked ? 'text-slate-700' : 'text-navy-800')}>{card.description}</p>
         </div>
         <div className="mt-2">
-          <CardAction cardTier={card.tier} view={view} files={files} onFollowDownload={onFollowDownload} />
+          <CardAction card={card} view={view} files={files} onFollowDownload={onFollowDownload} />
         </div>
       </div>
     </article>
@@ -96,12 +100,12 @@ function UnlockLink({ cardTier }: { cardTier: Tier }) {
 }
 
 function CardAction({
-  cardTier,
+  card,
   view,
   files,
   onFollowDownload,
 }: {
-  cardTier: Tier;
+  card: ResourceCard;
   view: CardView;
   files?: FilesState;
   onFollowDownload: (url: string) => void;
@@ -110,7 +114,7 @@ function CardAction({
     case 'unknown':
       return <p className="text-navy-800 text-sm">Shown once your subscription has loaded.</p>;
     case 'locked':
-      return <UnlockLink cardTier={cardTier} />;
+      return <UnlockLink cardTier={card.tier} />;
     case 'loading':
       return (
         <p role="status" className="text-navy-800 text-sm">
@@ -138,7 +142,12 @@ function CardAction({
     case 'files':
       return files?.status === 'ready' ? (
         <>
-          <DownloadList files={files} onFollowDownload={onFollowDownload} />
+          <CardMedia cardTitle={card.title} items={mediaItems(resourceFolder(card), files.files)} />
+          <DownloadList
+            files={files}
+            items={mediaItems(resourceFolder(card), files.files)}
+            onFollowDownload={onFollowDownload}
+          />
           <RefreshFailed files={files} />
         </>
       ) : null;
@@ -171,11 +180,18 @@ function RefreshFailed({ files }: { files: Extract<FilesState, { status: 'ready'
  */
 function DownloadList({
   files,
+  items,
   onFollowDownload,
 }: {
   files: Extract<FilesState, { status: 'ready' }>;
+  /** The card's audio and video, which also play in the page. */
+  items: readonly MediaItem[];
   onFollowDownload: (url: string) => void;
 }) {
+  const media = useMediaControls();
+  const playable = new Map(media ? items.map((item) => [item.name, item]) : []);
+  // Captions play with their video; a video plays in the page and is not downloaded.
+  const shown = files.files.filter((file) => !media || resourceType(file.name)?.kind !== 'captions');
   const [preparing, setPreparing] = useState<ResourceFile | null>(null);
   const [unavailable, setUnavailable] = useState<Partial<Record<string, string>>>({});
   const listId = useId();
@@ -203,12 +219,20 @@ function DownloadList({
   return (
     <>
       <ul className="flex flex-col gap-2">
-        {files.files.map((file, index) => {
+        {shown.map((file, index) => {
           const details = fileDetails(file);
           const refused = unavailable[file.name];
           const refusedId = `${listId}-${index}-refused`;
+          const item = playable.get(file.name);
+          if (item?.kind === 'video') {
+            return (
+              <li key={file.name}>
+                <VideoRow item={item} details={details} />
+              </li>
+            );
+          }
           return (
-            <li key={file.name}>
+            <li key={file.name} className="flex items-stretch gap-2">
               <a
                 href={file.url}
                 target="_blank"
@@ -218,7 +242,7 @@ function DownloadList({
                 aria-describedby={refused ? refusedId : undefined}
                 aria-busy={preparing?.name === file.name || undefined}
                 onClick={(event) => handleClick(event, file)}
-                className="border-navy-100 text-navy-900 hover:bg-navy-50 focus-visible:outline-gold-500 flex items-start gap-3 rounded-lg border bg-white px-3 py-2 focus-visible:outline-2 focus-visible:outline-offset-2"
+                className="border-navy-100 text-navy-900 hover:bg-navy-50 focus-visible:outline-gold-500 flex min-w-0 flex-1 items-start gap-3 rounded-lg border bg-white px-3 py-2 focus-visible:outline-2 focus-visible:outline-offset-2"
               >
                 <span className="bg-navy-800 mt-0.5 rounded-md p-1.5 text-white">
                   {preparing?.name === file.name ? <BusyIcon /> : <DownloadIcon />}
@@ -232,6 +256,7 @@ function DownloadList({
                   <span className="text-navy-700 text-sm">{details}</span>
                 </span>
               </a>
+              {item && <PlayButton item={item} />}
               {refused && (
                 <p id={refusedId} className="mt-1 text-sm text-red-800">
                   {refused}
@@ -245,6 +270,46 @@ function DownloadList({
         {preparing !== null ? `Preparing your copy of ${preparing.title}…` : ''}
       </p>
     </>
+  );
+}
+
+/** Opens the card's player on this item. */
+function PlayButton({ item, className }: { item: MediaItem; className?: string }) {
+  const media = useMediaControls();
+  if (!media) return null;
+  const open = media.open?.path === item.path;
+  return (
+    <Button
+      size="sm"
+      variant="outline"
+      className={cn('shrink-0 self-center', className)}
+      aria-label={`Play ${item.title}`}
+      aria-pressed={open}
+      onClick={() => media.setOpen(item)}
+    >
+      <PlayIcon /> Play
+    </Button>
+  );
+}
+
+/** A video: it plays in the page (no download: nothing is stamped on it, and it is large). */
+function VideoRow({ item, details }: { item: MediaItem; details: string }) {
+  return (
+    <div className="border-navy-100 text-navy-900 flex items-center gap-3 rounded-lg border bg-white px-3 py-2">
+      <span className="flex min-w-0 flex-1 flex-col">
+        <span className="font-semibold break-words">{item.title}</span>{' '}
+        <span className="text-navy-700 text-sm">{details}</span>
+      </span>
+      <PlayButton item={item} />
+    </div>
+  );
+}
+
+function PlayIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4 shrink-0" fill="currentColor">
+      <path d="M8 5v14l11-7z" />
+    </svg>
   );
 }
 

@@ -11,8 +11,11 @@ import { errorMessage } from '@/lib/error-message';
 import { useSessionRevalidation } from '@/lib/use-session-revalidation';
 import { usePrepareDownload, useResourceFiles } from '../api/list-resource-files';
 import type { FilesState } from '../lib/resource-files';
+import { isPlayable } from '../../../../supabase/functions/_shared/resource-types';
 import { isFirstSignIn } from '../lib/welcome';
+import { MediaContext } from './media-context';
 import { ResourcesView } from './resources-view';
+import { useMemberMedia } from './use-member-media';
 
 /** How the header's account menu signs out: through this page, so it goes home, not to /auth. */
 export type PageSignOut = { onSignOut: () => Promise<void>; onSignedOut: () => void };
@@ -80,6 +83,9 @@ function SignedInResources({
   const unlocked = tier.status === 'ready' ? resourceCards.filter((card) => isUnlocked(tier.data, card.tier)) : [];
   const results = useResourceFiles(unlocked, userId);
   const prepareDownload = usePrepareDownload(userId);
+  // The places and speed are read only once a card of the member's has audio or video.
+  const hasMedia = results.some((result) => result.data?.some((file) => isPlayable(file.name)));
+  const media = useMemberMedia(userId, hasMedia);
 
   if (tier.status === 'loading') {
     return (
@@ -108,13 +114,15 @@ function SignedInResources({
   });
 
   return (
-    <ResourcesView
-      tier={tier}
-      files={files}
-      onSignOut={onSignOut}
-      onSignedOut={onSignedOut}
-      firstSignIn={firstSignIn}
-      accountMenu={accountMenu}
-    />
+    <MediaContext value={media}>
+      <ResourcesView
+        tier={tier}
+        files={files}
+        onSignOut={onSignOut}
+        onSignedOut={onSignedOut}
+        firstSignIn={firstSignIn}
+        accountMenu={accountMenu}
+      />
+    </MediaContext>
   );
 }

@@ -1,3 +1,4 @@
+import { RESOURCE_TYPES } from '../../../../supabase/functions/_shared/resource-types';
 import { isUnlocked, type Tier } from '@/content/tiers';
 
 /**
@@ -90,12 +91,9 @@ export function titleFromName(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const typeNames: Record<string, string> = {
-  'application/pdf': 'PDF',
-  'application/epub+zip': 'EPUB eBook',
-  'application/x-mobipocket-ebook': 'MOBI eBook',
-  'audio/mpeg': 'MP3 audio',
-};
+const typeNames: Record<string, string> = Object.fromEntries(
+  Object.values(RESOURCE_TYPES).map((type) => [type.contentType, type.label]),
+);
 
 /** The kind of file: from the stored content type, else the extension in capitals. */
 export function fileType(name: string, mimetype: string | null): string {

@@ -1,3 +1,4 @@
+import { resourceType } from '../../../../supabase/functions/_shared/resource-types';
 import { resourceFolder, type ResourceCard } from '@/content/resources';
 
 /** The formats a card takes, as people write them: ['.pdf', '.epub'] -> ['PDF', 'EPUB']. */
@@ -41,19 +42,12 @@ export function checkUploadFile(card: Pick<ResourceCard, 'accept'>, file: Pick<F
 }
 
 /**
- * The content type to send, from the file's extension. Browsers report `.mobi` as
- * application/octet-stream and some `.mp3` as audio/mp3, which the bucket would refuse.
+ * The content type to send, from the file's extension (the resource types' list). Browsers
+ * report `.mobi` as application/octet-stream, some `.mp3` as audio/mp3 and `.m4a` as
+ * audio/x-m4a, which the bucket would refuse.
  */
-const contentTypes: Record<string, string> = {
-  pdf: 'application/pdf',
-  epub: 'application/epub+zip',
-  mobi: 'application/x-mobipocket-ebook',
-  mp3: 'audio/mpeg',
-};
-
 export function resourceContentType(file: Pick<File, 'name' | 'type'>): string {
-  const extension = file.name.toLowerCase().split('.').pop() ?? '';
-  return contentTypes[extension] ?? (file.type || 'application/octet-stream');
+  return resourceType(file.name)?.contentType ?? (file.type || 'application/octet-stream');
 }
 
 /** Where the file goes in the private `resources` bucket: `{tier}/{slug}/{file name}`. */
