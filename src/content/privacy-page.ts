@@ -15,6 +15,7 @@ export const privacyPage = {
         'Your purchases: what you bought, the order number, the amount, the e-mail used at checkout, and any refund.',
         'When you signed up and when you last signed in.',
         'Each paid file you download: which file, when, and the internet address and browser it was downloaded from, so that sharing can be noticed. Every PDF and EPUB you download carries your e-mail address.',
+        'Each audio or video file you play, once a day per file, logged the same way; where you stopped in it and whether you finished it, so you can carry on from any device; and the playback speed you chose.',
       ],
     },
     {
@@ -26,7 +27,7 @@ export const privacyPage = {
     {
       heading: 'How long we keep it',
       paragraphs: [
-        'For as long as you have an account. When your account is erased, your sign-in details, profile, picture, tier, download history and any access our team gave you are removed at once.',
+        'For as long as you have an account. When your account is erased, your sign-in details, profile, picture, tier, download and play history, where you stopped in each recording, and any access our team gave you are removed at once.',
         'Your purchases stay in our books, as the law requires for sales records, with the link to your account removed. If you open a new account later with the same e-mail, those purchases are not joined to it by themselves; write to us and we will restore your access.',
       ],
     },

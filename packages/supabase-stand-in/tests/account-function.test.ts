@@ -78,6 +78,8 @@ type ExportFile = {
   tier: { tier: string | null; source: string | null };
   purchases: Record<string, unknown>[];
   downloads: Record<string, unknown>[];
+  listening_and_watching: Record<string, unknown>[];
+  player: Record<string, unknown> | null;
 };
 
 describe('config', () => {
@@ -107,6 +109,22 @@ describe('export', () => {
       });
       expect(logged.error).toBeNull();
     }
+    // A place in an audio file and a speed, as the member's player saves them.
+    for (const [rpc, args] of [
+      ['save_media_progress', { p_file_name: 'ebook/ebook/welcome.mp3', p_position: 30, p_duration: 60 }],
+      ['set_playback_rate', { p_rate: 1.25 }],
+    ] as const) {
+      const saved = await fetch(`${server.url}/rest/v1/rpc/${rpc}`, {
+        method: 'POST',
+        headers: {
+          apikey: ANON_KEY,
+          Authorization: `Bearer ${member.session.access_token}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(args),
+      });
+      expect(saved.status, await saved.text()).toBe(200);
+    }
     const res = await call('export', member.session.access_token, { method: 'GET' });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -125,6 +143,16 @@ describe('export', () => {
     expect(body.downloads).toEqual([
       { file_name: FILE, file_version: 'v1', downloaded_at: expect.any(String), ip: '203.0.113.5', user_agent: 'test' },
     ]);
+    expect(body.listening_and_watching).toEqual([
+      {
+        file_name: 'ebook/ebook/welcome.mp3',
+        position_seconds: 30,
+        duration_seconds: 60,
+        finished_at: null,
+        updated_at: expect.any(String),
+      },
+    ]);
+    expect(body.player).toEqual({ playback_rate: 1.25, updated_at: expect.any(String) });
     expect(JSON.stringify(body)).not.toContain(other.email);
   });
 

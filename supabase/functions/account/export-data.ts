@@ -6,7 +6,7 @@ export async function exportData(ctx: AccountContext, req: Request): Promise<Res
   const { user, client } = await caller(ctx, req);
   // Every read carries the member's own token: row level security decides, and the filters
   // on their id keep a staff member's export to their own rows too.
-  const [profile, tier, purchases, downloads] = await Promise.all([
+  const [profile, tier, purchases, downloads, places, preferences] = await Promise.all([
     client.from('profiles').select('display_name, avatar_url, created_at, updated_at').eq('id', user.id).maybeSingle(),
     client.from('user_tiers').select('tier, updated_at').eq('user_id', user.id).maybeSingle(),
     client
@@ -19,8 +19,14 @@ export async function exportData(ctx: AccountContext, req: Request): Promise<Res
       .select('file_name, file_version, downloaded_at, ip, user_agent')
       .eq('user_id', user.id)
       .order('downloaded_at', { ascending: true }),
+    client
+      .from('media_progress')
+      .select('file_name, position_seconds, duration_seconds, finished_at, updated_at')
+      .eq('user_id', user.id)
+      .order('file_name', { ascending: true }),
+    client.from('member_preferences').select('playback_rate, updated_at').eq('user_id', user.id).maybeSingle(),
   ]);
-  for (const read of [profile, tier, purchases, downloads]) {
+  for (const read of [profile, tier, purchases, downloads, places, preferences]) {
     if (read.error) throw new Error(`export read failed: ${read.error.message}`);
   }
   const held = (tier.data?.tier as string | null | undefined) ?? null;
@@ -44,6 +50,9 @@ export async function exportData(ctx: AccountContext, req: Request): Promise<Res
     purchases: purchases.data ?? [],
     // Every paid file downloaded, with the address and browser it was logged with.
     downloads: downloads.data ?? [],
+    // Where they stopped in each audio and video file, and the speed they play at.
+    listening_and_watching: places.data ?? [],
+    player: preferences.data ?? null,
   };
   const day = ctx.now().toISOString().slice(0, 10);
   return json(200, body, { 'Content-Disposition': `attachment; filename="yes-you-can-my-data-${day}.json"` });

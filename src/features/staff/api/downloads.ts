@@ -7,12 +7,15 @@ import { toStaffError } from './staff-rpc';
 
 export type DownloadFlag = { userId: string; email: string; downloads: number; addresses: number; lastAt: string };
 export type FileTotal = { fileName: string; downloads: number; members: number; lastAt: string };
-export type MemberDownload = { id: number; fileName: string; at: string; ip: string | null };
+export type MemberDownload = { id: number; fileName: string; at: string; ip: string | null; played: boolean };
+/** Where a member stands in one media file: a share of it, and whether they finished it (90 %). */
+export type MemberPlace = { fileName: string; percent: number; finished: boolean; at: string };
 
 export const downloadKeys = {
   flags: ['staff', 'downloads', 'flags'] as const,
   totals: ['staff', 'downloads', 'totals'] as const,
   member: (userId: string) => ['staff', 'downloads', 'member', userId] as const,
+  places: (userId: string) => ['staff', 'downloads', 'places', userId] as const,
 };
 
 const REFRESH_MS = 60_000;
@@ -48,7 +51,7 @@ export async function listFileTotals(): Promise<FileTotal[]> {
 export async function listMemberDownloads(userId: string): Promise<MemberDownload[]> {
   const { data, error } = await supabase
     .from('download_log')
-    .select('id, file_name, downloaded_at, ip')
+    .select('id, file_name, downloaded_at, ip, play_day')
     .eq('user_id', userId)
     .order('downloaded_at', { ascending: false })
     .limit(100)
@@ -59,6 +62,24 @@ export async function listMemberDownloads(userId: string): Promise<MemberDownloa
     fileName: row.file_name,
     at: row.downloaded_at,
     ip: row.ip as string | null,
+    played: row.play_day !== null,
+  }));
+}
+
+/** One member's places in the audio and video, latest first (staff read every member's). */
+export async function listMemberPlaces(userId: string): Promise<MemberPlace[]> {
+  const { data, error } = await supabase
+    .from('media_progress')
+    .select('file_name, position_seconds, duration_seconds, finished_at, updated_at')
+    .eq('user_id', userId)
+    .order('updated_at', { ascending: false })
+    .retry(false);
+  if (error) throw toStaffError(error);
+  return data.map((row) => ({
+    fileName: row.file_name,
+    percent: Math.round((100 * row.position_seconds) / row.duration_seconds),
+    finished: row.finished_at !== null,
+    at: row.updated_at,
   }));
 }
 
@@ -98,6 +119,19 @@ export function useMemberDownloads(userId: string): ReadState<MemberDownload[]> 
         queryFn: () => listMemberDownloads(userId),
         retry: retryUnlessRefused,
         meta: { errorMessage: 'Could not read the member’s downloads' },
+      }),
+    ),
+  );
+}
+
+export function useMemberPlaces(userId: string): ReadState<MemberPlace[]> {
+  return readState(
+    useQuery(
+      queryOptions({
+        queryKey: downloadKeys.places(userId),
+        queryFn: () => listMemberPlaces(userId),
+        retry: retryUnlessRefused,
+        meta: { errorMessage: 'Could not read the member’s listening and watching' },
       }),
     ),
   );

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ReadState } from '@/lib/read-state';
-import { DownloadsOverviewView, flagReasons, MemberDownloadsView } from './downloads-view';
+import { DownloadsOverviewView, flagReasons, MemberDownloadsView, MemberPlacesView } from './downloads-view';
 
 const limits = { perDay: 30, addresses: 5 };
 const ready = <T,>(data: T): ReadState<T> => ({
@@ -73,18 +73,53 @@ describe('MemberDownloadsView', () => {
       <MemberDownloadsView
         email="reader@example.com"
         downloads={ready([
-          { id: 2, fileName: 'ebook/ebook/yes-you-can.pdf', at: '2026-11-26T10:00:00Z', ip: '203.0.113.9' },
-          { id: 1, fileName: 'ebook/ebook/yes-you-can.epub', at: '2026-11-25T10:00:00Z', ip: null },
+          { id: 3, fileName: 'foundation/scripture-audio/s1.mp3', at: '2026-11-27T10:00:00Z', ip: null, played: true },
+          {
+            id: 2,
+            fileName: 'ebook/ebook/yes-you-can.pdf',
+            at: '2026-11-26T10:00:00Z',
+            ip: '203.0.113.9',
+            played: false,
+          },
+          { id: 1, fileName: 'ebook/ebook/yes-you-can.epub', at: '2026-11-25T10:00:00Z', ip: null, played: false },
         ])}
       />,
     );
     const table = screen.getByRole('table', { name: 'Files this member downloaded' });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell')[0]?.textContent)).toEqual([
+      'foundation/scripture-audio/s1.mp3',
       'ebook/ebook/yes-you-can.pdf',
       'ebook/ebook/yes-you-can.epub',
     ]);
-    expect(within(rows[0]!).getByText('203.0.113.9')).toBeInTheDocument();
-    expect(within(rows[1]!).getByText('Unknown')).toBeInTheDocument();
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
+      'Played',
+      'Downloaded',
+      'Downloaded',
+    ]);
+    expect(within(rows[1]!).getByText('203.0.113.9')).toBeInTheDocument();
+    expect(within(rows[2]!).getByText('Unknown')).toBeInTheDocument();
+  });
+});
+
+describe('MemberPlacesView', () => {
+  it('shows how far the member got in each file, and what they finished', () => {
+    render(
+      <MemberPlacesView
+        email="reader@example.com"
+        places={ready([
+          { fileName: 'foundation/scripture-audio/s2.mp3', percent: 40, finished: false, at: '2026-11-27T10:00:00Z' },
+          { fileName: 'foundation/scripture-audio/s1.mp3', percent: 12, finished: true, at: '2026-11-26T10:00:00Z' },
+        ])}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'How far this member got in each file' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual(['40 %', 'Finished (at 12 %)']);
+  });
+
+  it('says when nothing was played', () => {
+    render(<MemberPlacesView email="reader@example.com" places={ready([])} />);
+    expect(screen.getByText('Nothing played yet.')).toBeInTheDocument();
   });
 });

@@ -4,7 +4,7 @@ import { ScrollTable } from '@/components/ui/scroll-table';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/error-message';
 import type { ReadState } from '@/lib/read-state';
-import type { DownloadFlag, FileTotal, MemberDownload } from '../api/downloads';
+import type { DownloadFlag, FileTotal, MemberDownload, MemberPlace } from '../api/downloads';
 import { formatDateTime } from '../lib/members';
 
 export type DownloadLimits = { perDay: number; addresses: number };
@@ -120,7 +120,9 @@ export function MemberDownloadsView({ email, downloads }: { email: string; downl
       <h2 id="member-downloads-title" className="text-navy-900 font-serif text-xl font-bold">
         Their downloads
       </h2>
-      <p className="text-navy-800 text-sm wrap-anywhere">What {email} downloaded, newest first.</p>
+      <p className="text-navy-800 text-sm wrap-anywhere">
+        What {email} downloaded or played (once a day per file), newest first.
+      </p>
       <div className="mt-3">
         <Read read={downloads} what="the downloads">
           {(rows) =>
@@ -130,14 +132,56 @@ export function MemberDownloadsView({ email, downloads }: { email: string; downl
               <ScrollTable
                 captionId="member-downloads-caption"
                 caption="Files this member downloaded"
-                columns={['File', 'When', 'Address']}
+                columns={['File', 'What', 'When', 'Address']}
                 minWidthClassName="min-w-[32rem]"
               >
                 {rows.map((row) => (
                   <tr key={row.id} className="border-navy-100 border-t">
                     <td className="px-3 py-2 break-all">{row.fileName}</td>
+                    <td className="px-3 py-2">{row.played ? 'Played' : 'Downloaded'}</td>
                     <td className="px-3 py-2">{formatDateTime(row.at)}</td>
                     <td className="px-3 py-2">{row.ip ?? 'Unknown'}</td>
+                  </tr>
+                ))}
+              </ScrollTable>
+            )
+          }
+        </Read>
+      </div>
+    </section>
+  );
+}
+
+/** A chosen member's audio and video: how far they got in each, and what they finished. */
+export function MemberPlacesView({ email, places }: { email: string; places: ReadState<MemberPlace[]> }) {
+  return (
+    <section
+      aria-labelledby="member-places-title"
+      className="border-navy-100 rounded-xl border bg-white p-4 shadow-sm sm:p-6"
+    >
+      <h2 id="member-places-title" className="text-navy-900 font-serif text-xl font-bold">
+        Their listening and watching
+      </h2>
+      <p className="text-navy-800 text-sm wrap-anywhere">How far {email} got in each audio and video file.</p>
+      <div className="mt-3">
+        <Read read={places} what="the listening and watching">
+          {(rows) =>
+            rows.length === 0 ? (
+              <p className="text-navy-800 text-sm">Nothing played yet.</p>
+            ) : (
+              <ScrollTable
+                captionId="member-places-caption"
+                caption="How far this member got in each file"
+                columns={['File', 'Progress', 'Last played']}
+                minWidthClassName="min-w-[32rem]"
+              >
+                {rows.map((row) => (
+                  <tr key={row.fileName} className="border-navy-100 border-t">
+                    <td className="px-3 py-2 break-all">{row.fileName}</td>
+                    <td className="px-3 py-2">
+                      {row.finished ? `Finished (at ${row.percent} %)` : `${row.percent} %`}
+                    </td>
+                    <td className="px-3 py-2">{formatDateTime(row.at)}</td>
                   </tr>
                 ))}
               </ScrollTable>

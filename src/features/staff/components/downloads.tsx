@@ -1,6 +1,6 @@
 import { downloadLimits } from '@/config/downloads';
-import { useDownloadFlags, useFileTotals, useMemberDownloads } from '../api/downloads';
-import { DownloadsOverviewView, MemberDownloadsView } from './downloads-view';
+import { useDownloadFlags, useFileTotals, useMemberDownloads, useMemberPlaces } from '../api/downloads';
+import { DownloadsOverviewView, MemberDownloadsView, MemberPlacesView } from './downloads-view';
 
 /** Container of the downloads section of /staff/members: sharing flags and per-file totals. */
 export function DownloadsOverview() {
@@ -10,4 +10,9 @@ export function DownloadsOverview() {
 /** Container of a chosen member's downloads. */
 export function MemberDownloads({ userId, email }: { userId: string; email: string }) {
   return <MemberDownloadsView email={email} downloads={useMemberDownloads(userId)} />;
+}
+
+/** Container of a chosen member's places in the audio and video. */
+export function MemberPlaces({ userId, email }: { userId: string; email: string }) {
+  return <MemberPlacesView email={email} places={useMemberPlaces(userId)} />;
 }

@@ -12,7 +12,7 @@ import { isStaffRefusal } from '../api/staff-rpc';
 import { downloadTextFile } from '../lib/download';
 import { membersCsv, membersCsvFilename } from '../lib/members-csv';
 import { StaffCheckFailedView, StaffOnlyView } from './admin-upload-view';
-import { DownloadsOverview, MemberDownloads } from './downloads';
+import { DownloadsOverview, MemberDownloads, MemberPlaces } from './downloads';
 import { MemberDetailView } from './member-detail-view';
 import { StaffMembersView, type ChosenMember } from './members-view';
 import { WaitingInvitations } from './waiting-invitations';
@@ -101,6 +101,7 @@ function MemberPanel({ member, onClose }: { member: ChosenMember; onClose: () =>
         }}
         onErased={onClose}
       />
+      <MemberPlaces userId={member.userId} email={member.email} />
       <MemberDownloads userId={member.userId} email={member.email} />
     </>
   );
