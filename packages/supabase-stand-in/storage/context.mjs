@@ -13,8 +13,16 @@ import { validateBucket } from './names.mjs';
 /** @typedef {import('../db.mjs').Claims} Claims */
 
 /**
- * @typedef {{ db: Db, withClaims: typeof import('../db.mjs').withClaims, root: string }} StorageContext
- *   root: where the objects' bytes live (names.mjs objectFile).
+ * A resumable upload's lock while a request holds it (resumable.mjs): another request for the
+ * same upload asks the holder to let go, then waits for `released`.
+ * @typedef {{ requestRelease: () => void, released: Promise<void> }} UploadLock
+ */
+
+/**
+ * @typedef {{ db: Db, withClaims: typeof import('../db.mjs').withClaims, root: string,
+ *   uploadLocks: Map<string, UploadLock> }} StorageContext
+ *   root: where the objects' bytes live (names.mjs objectFile); uploadLocks: the resumable
+ *   uploads a request is working on, by upload id.
  */
 
 /** A row of storage.buckets as the routes read it. */
@@ -29,11 +37,11 @@ import { validateBucket } from './names.mjs';
 /** @typedef {() => Claims} Caller */
 
 /**
- * @param {StorageContext} deps
+ * @param {Pick<StorageContext, 'db' | 'withClaims' | 'root'>} deps
  * @returns {StorageContext}
  */
 export function createStorageContext({ db, withClaims, root }) {
-  return { db, withClaims, root };
+  return { db, withClaims, root, uploadLocks: new Map() };
 }
 
 /** storage.operation per route, as hosted Storage names them (src/http/routes/operations.ts). */
@@ -52,6 +60,10 @@ export const OPERATIONS = Object.freeze({
   signUploadUrl: 'storage.object.sign_upload_url',
   uploadSigned: 'storage.object.upload_signed',
   getBucket: 'storage.bucket.get',
+  tusCreate: 'storage.tus.upload.create',
+  tusPart: 'storage.tus.upload.part',
+  tusGet: 'storage.tus.upload.get',
+  tusDelete: 'storage.tus.upload.delete',
 });
 
 /**

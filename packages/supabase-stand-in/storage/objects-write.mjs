@@ -81,14 +81,15 @@ async function checkUpload(ctx, t, body, allowedMimeTypes, userMetadataJson) {
 
 /**
  * Saves the bytes to a temporary file, then writes the row and moves the file in place in one
- * transaction of the storage admin.
+ * transaction of the storage admin (hosted's Uploader.completeUpload, which a resumable upload's
+ * last byte reaches too: resumable.mjs).
  * @param {import('./context.mjs').StorageContext} ctx
  * @param {UploadTarget} t
  * @param {import('./bodies.mjs').UploadBody} body
- * @param {string} userMetadataJson
+ * @param {string | null} userMetadataJson
  * @returns {Promise<{ id: string }>}
  */
-async function storeUpload(ctx, t, body, userMetadataJson) {
+export async function storeUpload(ctx, t, body, userMetadataJson) {
   const tmpDir = path.join(ctx.root, '.tmp');
   const tmp = path.join(tmpDir, randomBytes(12).toString('hex'));
   const version = randomBytes(16).toString('hex');

@@ -2,8 +2,9 @@
 // /storage/v1's route table, as storage-api's (supabase/storage src/http/routes/object/index.ts,
 // bucket/index.ts): the storage-api subset, one module of this folder per route group. Route
 // groups in the order storage-api's routes resolve: buckets, signed upload URLs, public /
-// authenticated / signed downloads, signing, list, info, copy and move, then objects by bucket
-// and name. The context (database, how to act as the caller, the data directory) is passed to each handler.
+// authenticated / signed downloads, signing, list, info, copy and move, resumable uploads
+// (src/http/routes/tus/index.ts), then objects by bucket and name. The context (database, how
+// to act as the caller, the data directory) is passed to each handler.
 import { Hono } from 'hono';
 import { bearerToken, HttpError, jsonResponse } from '../http.mjs';
 import { verifyJwt } from '../keys.mjs';
@@ -18,6 +19,7 @@ import { uploadRoute } from './objects-write.mjs';
 import { signMany, signOne } from './sign.mjs';
 import { copy, move } from './transfer.mjs';
 import { signUploadUrl, uploadSigned } from './upload-signed.mjs';
+import { resumableUpload } from './resumable.mjs';
 import { getOnly, jsonReader, nodeRequest, requireApiKey, subPath, urlOf } from '../gateway/kong.mjs';
 
 /** @typedef {import('./context.mjs').StorageContext} StorageContext */
@@ -138,8 +140,10 @@ const readJson = (c) =>
 async function prepare(c, next) {
   const sub = subPath(c, '/storage/v1');
   await requireStorageKey(req(c), urlOf(c), sub);
-  // Hosted Storage serves signed-URL uploads without its JWT check (the token is the credential).
-  const signedUpload = c.req.method === 'PUT' && /^object\/upload\/sign\//.test(sub);
+  // Hosted Storage serves signed-URL uploads without its JWT check (the token is the credential),
+  // and so the resumable endpoint's /sign routes (tus/index.ts: x-signature is the credential).
+  const signedUpload =
+    (c.req.method === 'PUT' && /^object\/upload\/sign\//.test(sub)) || /^upload\/resumable\/sign(\/|$)/.test(sub);
   // GET /object/info/:bucket/* takes a token that does not verify as no caller at all
   // (getObjectInfo.ts: allowInvalidJwt, src/http/plugins/jwt.ts).
   const allowInvalidJwt = c.req.method === 'GET' && /^object\/info\/(?!public\/|authenticated\/)/.test(sub);
@@ -232,6 +236,37 @@ function readAndSignRoutes(app, ctx) {
 }
 
 /**
+ * Resumable (TUS) uploads, as storage-api registers them (src/http/routes/tus/index.ts): POST,
+ * PUT, PATCH, HEAD and DELETE on /upload/resumable[/*], the same on /upload/resumable/sign[/*]
+ * with x-signature instead of a caller. OPTIONS never gets here: the gateway answers it.
+ * @param {App} app
+ * @param {StorageContext} ctx
+ */
+function resumableRoutes(app, ctx) {
+  /** @type {(signed: boolean) => import('hono').Handler<Env>} */
+  const handle = (signed) => async (c) => {
+    const claims = c.get('claims');
+    // Storage's JWT check on the authenticated routes: no bearer token is jose's refusal of ''.
+    if (!signed && !claims) throw storageError(403, 'AccessDenied', 'Invalid Compact JWS');
+    const res = await resumableUpload(ctx, { req: req(c), url: urlOf(c), claims, signed });
+    // The tus server's own exposed headers pass the gateway (resumable.mjs TUS_EXPOSED_HEADERS):
+    // set on the context, as hono lays the gateway's CORS headers over a handler's answer.
+    c.header('Access-Control-Expose-Headers', res.headers.get('access-control-expose-headers') ?? undefined);
+    return res;
+  };
+  for (const [path, signed] of /** @type {const} */ ([
+    ['/upload/resumable/sign', true],
+    ['/upload/resumable/sign/*', true],
+    ['/upload/resumable', false],
+    ['/upload/resumable/*', false],
+  ])) {
+    app.on(['POST', 'PUT', 'PATCH', 'DELETE'], path, handle(signed));
+    // hono routes HEAD as GET; a GET goes on to "route not found", as storage-api has none.
+    app.get(path, (c, next) => (c.req.method === 'HEAD' ? handle(signed)(c, next) : next()));
+  }
+}
+
+/**
  * Objects by bucket and name.
  * @param {App} app
  * @param {StorageContext} ctx
@@ -260,6 +295,7 @@ export function storageRoutes(ctx) {
   app.use('*', prepare);
   bucketAndUploadSignRoutes(app, ctx);
   readAndSignRoutes(app, ctx);
+  resumableRoutes(app, ctx);
   objectRoutes(app, ctx);
   // A route it does not have, not a storage error: the status is 404, the words those of
   // src/http/not-found-handler.ts setRestNotFoundHandler (the path as storage-api sees it, after

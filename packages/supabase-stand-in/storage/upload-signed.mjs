@@ -80,6 +80,21 @@ async function uploadTokenClaims(token) {
 }
 
 /**
+ * The claims of an upload token for exactly `bucketId/name` (src/storage/object.ts
+ * verifyObjectSignature with the upload scope), or storage-api's error: a token that does not
+ * verify, one scoped for downloads, one for another path.
+ * @param {string | null} token
+ * @param {string} bucketId
+ * @param {string} name
+ */
+export async function verifyUploadToken(token, bucketId, name) {
+  const payload = await uploadTokenClaims(token);
+  if (!isUploadToken(payload)) throw storageError(400, 'InvalidSignature', 'Token is not scoped for upload');
+  if (payload.url !== `${bucketId}/${name}`) throw storageError(400, 'InvalidSignature', 'Invalid signature');
+  return payload;
+}
+
+/**
  * PUT /object/upload/sign/:bucket/*?token=: no caller needed; the token must be an upload
  * token for exactly this path and unexpired. Hosted Storage then uploads as its super user
  * (no RLS; the policy was tested at signing), with the token's owner and upsert, and the
@@ -94,9 +109,7 @@ async function uploadTokenClaims(token) {
 export async function uploadSigned(ctx, req, url, bucketId, name) {
   await bucketOr404(ctx, bucketId);
   validateKey(name);
-  const payload = await uploadTokenClaims(url.searchParams.get('token'));
-  if (!isUploadToken(payload)) throw storageError(400, 'InvalidSignature', 'Token is not scoped for upload');
-  if (payload.url !== `${bucketId}/${name}`) throw storageError(400, 'InvalidSignature', 'Invalid signature');
+  const payload = await verifyUploadToken(url.searchParams.get('token'), bucketId, name);
   const owner = typeof payload.owner === 'string' ? payload.owner : null;
   const out = await upload(ctx, req, {
     claims: { role: 'service_role' },
