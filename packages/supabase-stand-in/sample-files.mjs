@@ -1,8 +1,11 @@
 // @ts-check
-// Sample files for the private `resources` bucket, generated rather than committed: a small
-// multi-page PDF, a valid EPUB (a zip whose first entry is the stored `mimetype`), and a few
-// seconds of silent MPEG-1 Layer III audio. Which files go in which folder is
-// src/content/resource-folders.json, the one list the site's resource cards are built on too.
+// Sample files for the private `resources` bucket. Documents are generated: a small multi-page
+// PDF and a valid EPUB (a zip whose first entry is the stored `mimetype`). Media are committed in
+// media/ (made once with ffmpeg, media/README.md), because playable H.264, AAC and MP3 cannot be
+// written by hand: every .mp3 sample is the one spoken session, every .mp4 the welcome video and
+// every .vtt its captions. Which files go in which folder is src/content/resource-folders.json,
+// the one list the site's resource cards are built on too.
+import { readFileSync } from 'node:fs';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import folders from '../../src/content/resource-folders.json' with { type: 'json' };
 
@@ -14,7 +17,25 @@ export const MIME_BY_EXTENSION = {
   epub: 'application/epub+zip',
   mobi: 'application/x-mobipocket-ebook',
   mp3: 'audio/mpeg',
+  mp4: 'video/mp4',
+  m4a: 'audio/mp4',
+  vtt: 'text/vtt',
 };
+
+/** The committed media file each media extension's samples are seeded from. */
+const MEDIA_BY_EXTENSION = {
+  mp3: 'audio-session.mp3',
+  mp4: 'masterclass-welcome.mp4',
+  vtt: 'masterclass-welcome.vtt',
+};
+
+/**
+ * The bytes of a committed file in media/.
+ * @param {string} name
+ */
+export function mediaFile(name) {
+  return readFileSync(new URL(`./media/${name}`, import.meta.url));
+}
 
 /**
  * "book-planning-worksheet.pdf" -> "Book Planning Worksheet".
@@ -237,6 +258,6 @@ export function makeSampleFile(file, card) {
       { heading: 'Finishing Well', paragraphs: ['Yes, you can finish your book.'] },
     ]);
   }
-  if (ext === 'mp3') return makeSilentMp3(3);
+  if (ext === 'mp3' || ext === 'mp4' || ext === 'vtt') return mediaFile(MEDIA_BY_EXTENSION[ext]);
   throw new Error(`no sample generator for ${file}`);
 }

@@ -65,8 +65,9 @@ describe('member_resources() through REST', () => {
     ['ebook@example.com', 'ebook', ['ebook/ebook']],
     ['foundation@example.com', 'foundation', foundation],
     ['notier@example.com', null, []],
-    // Staff with the complete tier: the sample files have none above foundation.
-    ['staff@example.com', 'complete', foundation],
+    ['accelerated@example.com', 'accelerated', ['accelerated/masterclass', ...foundation]],
+    // Staff with the complete tier: the sample files have none above accelerated.
+    ['staff@example.com', 'complete', ['accelerated/masterclass', ...foundation]],
   ])('%s gets their tier and the files the list route shows them', async (email, tier, folders) => {
     const client = await signedIn(server.url, email);
     const [read, list] = await Promise.all([oneRead(client), listed(client)]);

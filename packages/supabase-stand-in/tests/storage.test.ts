@@ -96,7 +96,7 @@ describe('avatars (public bucket)', () => {
 });
 
 describe('resources (private bucket)', () => {
-  it('has real sample files: PDF, EPUB and MP3', async () => {
+  it('has real sample files: PDF, EPUB, MP3, MP4 and WebVTT', async () => {
     const { data, error } = await staff.storage.from('resources').download('ebook/ebook/yes-you-can.pdf');
     expect(error).toBeNull();
     const pdf = Buffer.from(await data!.arrayBuffer());
@@ -112,13 +112,24 @@ describe('resources (private bucket)', () => {
         await staff.storage.from('resources').download('foundation/scripture-audio/session-1-called-to-write.mp3')
       ).data!.arrayBuffer(),
     );
-    expect([mp3[0], mp3[1]]).toEqual([0xff, 0xfb]);
+    expect(mp3.subarray(0, 3).toString()).toBe('ID3');
     expect(mp3.length).toBeGreaterThan(20_000);
+    const video = await staff.storage.from('resources').download('accelerated/masterclass/masterclass-welcome.mp4');
+    expect(video.data!.type).toBe('video/mp4');
+    expect(
+      Buffer.from(await video.data!.arrayBuffer())
+        .subarray(4, 8)
+        .toString(),
+    ).toBe('ftyp');
+    const captions = await staff.storage.from('resources').download('accelerated/masterclass/masterclass-welcome.vtt');
+    expect(captions.data!.type).toBe('text/vtt');
+    expect(await captions.data!.text()).toMatch(/^WEBVTT\n/);
   });
 
   it('lists folders and files by tier; a lower tier sees nothing above it', async () => {
     const top = await staff.storage.from('resources').list('');
     expect(top.data?.map((o) => [o.name, o.id])).toEqual([
+      ['accelerated', null],
       ['ebook', null],
       ['foundation', null],
     ]);
@@ -201,7 +212,7 @@ describe('resources (private bucket)', () => {
     const accelerated = await signedIn(server.url, 'accelerated@example.com');
     expect(
       (await accelerated.storage.from('resources').list('accelerated/masterclass')).data?.map((o) => o.name),
-    ).toEqual(['templates.pdf']);
+    ).toEqual(['masterclass-welcome.mp4', 'masterclass-welcome.vtt', 'templates.pdf']);
     expect((await foundation.storage.from('resources').remove(['accelerated/masterclass/templates.pdf'])).data).toEqual(
       [],
     );
