@@ -63,6 +63,8 @@ export const MEMBER_TABLES = Object.freeze([
   'catalog_audit',
   'catalog_provider_ids',
   'download_log',
+  'media_progress',
+  'member_preferences',
   'owner_settings',
   'profiles',
   'purchase_campaigns',

@@ -25,9 +25,13 @@ export function CardMedia({ cardTitle, items }: { cardTitle: string; items: read
             {summary.finished} of {summary.total} {summary.verb}
           </p>
           {summary.next && summary.next.item.path !== open?.path && (
-            <Button size="sm" variant="gold" onClick={() => media.setOpen(summary.next!.item)}>
+            <Button
+              size="sm"
+              variant="gold"
+              aria-label={`${summary.next.started ? 'Continue' : 'Start'}: ${summary.next.item.title}`}
+              onClick={() => media.setOpen(summary.next!.item)}
+            >
               {summary.next.started ? 'Continue' : 'Start'}
-              <span className="sr-only">: {summary.next.item.title}</span>
             </Button>
           )}
         </div>

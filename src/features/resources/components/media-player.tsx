@@ -137,16 +137,22 @@ function useMediaLink(
   const [status, setStatus] = useState<LinkState['status']>('loading');
   const [error, setError] = useState('');
   const resume = useRef({ at: startAt, play: true, renewedAt: 0 });
+  const current = useRef<string | null>(null);
 
   const load = useCallback(() => {
     getLink(path).then(
-      (link) => setSrc(link.url),
+      (link) => {
+        // A link signed again within the same second is the same URL: the element reads it afresh.
+        if (link.url === current.current) mediaRef.current?.load();
+        current.current = link.url;
+        setSrc(link.url);
+      },
       (failure: unknown) => {
         setError(errorMessage(failure));
         setStatus('error');
       },
     );
-  }, [getLink, path]);
+  }, [getLink, path, mediaRef]);
 
   useEffect(load, [load]);
 
@@ -399,28 +405,15 @@ function PlayerControls({
     if (el.paused || el.ended) void el.play().catch(() => {});
     else el.pause();
   };
+  const skipBy = (seconds: number) => {
+    const el = media();
+    if (el) skip(el, seconds);
+  };
   return (
     <div className="flex flex-col gap-2">
-      <input
-        type="range"
-        aria-label="Position"
-        min={0}
-        max={Math.max(clock.duration, 0)}
-        step={1}
-        value={Math.min(clock.time, clock.duration)}
-        aria-valuetext={`${spokenTime(clock.time)} of ${spokenTime(clock.duration)}`}
-        onChange={(event) => {
-          const el = media();
-          if (el) el.currentTime = Number(event.currentTarget.value);
-        }}
-        className="accent-navy-800 w-full"
-      />
-      <div className="text-navy-800 flex justify-between text-sm tabular-nums" aria-hidden="true">
-        <span>{formatTime(clock.time)}</span>
-        <span>{formatTime(clock.duration)}</span>
-      </div>
+      <SeekBar mediaRef={mediaRef} clock={clock} />
       <div className="flex flex-wrap items-center gap-2">
-        <Button size="sm" onClick={() => media() && skip(media()!, -SKIP_SECONDS)} aria-label="Back 15 seconds">
+        <Button size="sm" onClick={() => skipBy(-SKIP_SECONDS)} aria-label="Back 15 seconds">
           −15 s
         </Button>
         <Button
@@ -431,7 +424,7 @@ function PlayerControls({
         >
           {clock.playing ? 'Pause' : 'Play'}
         </Button>
-        <Button size="sm" onClick={() => media() && skip(media()!, SKIP_SECONDS)} aria-label="Forward 15 seconds">
+        <Button size="sm" onClick={() => skipBy(SKIP_SECONDS)} aria-label="Forward 15 seconds">
           +15 s
         </Button>
         <label htmlFor={speedId} className="text-navy-900 ml-auto text-sm font-semibold">
@@ -456,5 +449,47 @@ function PlayerControls({
         )}
       </div>
     </div>
+  );
+}
+
+/**
+ * The position as a slider (arrow keys step a second, Page Up / Down further), read out as
+ * "1 minute 5 seconds of 1 minute 15 seconds", with the times shown for the eye.
+ */
+function SeekBar({ mediaRef, clock }: { mediaRef: RefObject<Media | null>; clock: Clock }) {
+  // Where the member put the slider, until the element has got there: the slider shows it
+  // meanwhile rather than jump back to the old position (and seek back with it).
+  const [scrub, setScrub] = useState<number | null>(null);
+  useEffect(() => {
+    const el = mediaRef.current;
+    if (!el) return;
+    const arrived = () => setScrub(null);
+    el.addEventListener('seeked', arrived);
+    return () => el.removeEventListener('seeked', arrived);
+  }, [mediaRef]);
+  const shown = scrub ?? clock.time;
+  return (
+    <>
+      <input
+        type="range"
+        aria-label="Position"
+        min={0}
+        max={Math.max(clock.duration, 0)}
+        step={1}
+        value={Math.min(shown, clock.duration)}
+        aria-valuetext={`${spokenTime(shown)} of ${spokenTime(clock.duration)}`}
+        onChange={(event) => {
+          const to = Number(event.currentTarget.value);
+          setScrub(to);
+          const el = mediaRef.current;
+          if (el) el.currentTime = to;
+        }}
+        className="accent-navy-800 w-full"
+      />
+      <div className="text-navy-800 flex justify-between text-sm tabular-nums" aria-hidden="true">
+        <span>{formatTime(shown)}</span>
+        <span>{formatTime(clock.duration)}</span>
+      </div>
+    </>
   );
 }

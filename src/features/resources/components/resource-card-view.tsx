@@ -232,31 +232,17 @@ function DownloadList({
             );
           }
           return (
-            <li key={file.name} className="flex items-stretch gap-2">
-              <a
-                href={file.url}
-                target="_blank"
-                rel="noopener noreferrer"
-                download={file.name}
-                aria-label={`Download ${file.title} (${details})`}
-                aria-describedby={refused ? refusedId : undefined}
-                aria-busy={preparing?.name === file.name || undefined}
-                onClick={(event) => handleClick(event, file)}
-                className="border-navy-100 text-navy-900 hover:bg-navy-50 focus-visible:outline-gold-500 flex min-w-0 flex-1 items-start gap-3 rounded-lg border bg-white px-3 py-2 focus-visible:outline-2 focus-visible:outline-offset-2"
-              >
-                <span className="bg-navy-800 mt-0.5 rounded-md p-1.5 text-white">
-                  {preparing?.name === file.name ? <BusyIcon /> : <DownloadIcon />}
-                </span>
-                {/* min-w-0 lets the text wrap inside the flex row; words wrap whole (a word too
-                    long for the line is the only one allowed to break). */}
-                <span className="flex min-w-0 flex-col">
-                  {/* The space between the lines keeps the visible words apart for whatever reads
-                      the text: the link's label must contain them ("title details"). */}
-                  <span className="font-semibold break-words">{file.title}</span>{' '}
-                  <span className="text-navy-700 text-sm">{details}</span>
-                </span>
-              </a>
-              {item && <PlayButton item={item} />}
+            <li key={file.name}>
+              <div className="flex items-stretch gap-2">
+                <DownloadLink
+                  file={file}
+                  details={details}
+                  busy={preparing?.name === file.name}
+                  describedBy={refused ? refusedId : undefined}
+                  onClick={(event) => handleClick(event, file)}
+                />
+                {item && <PlayButton item={item} />}
+              </div>
               {refused && (
                 <p id={refusedId} className="mt-1 text-sm text-red-800">
                   {refused}
@@ -270,6 +256,45 @@ function DownloadList({
         {preparing !== null ? `Preparing your copy of ${preparing.title}…` : ''}
       </p>
     </>
+  );
+}
+
+/** One file's link to the download function (a click asks it with the session). */
+function DownloadLink({
+  file,
+  details,
+  busy,
+  describedBy,
+  onClick,
+}: {
+  file: ResourceFile;
+  details: string;
+  busy: boolean;
+  describedBy: string | undefined;
+  onClick: (event: MouseEvent<HTMLAnchorElement>) => void;
+}) {
+  return (
+    <a
+      href={file.url}
+      target="_blank"
+      rel="noopener noreferrer"
+      download={file.name}
+      aria-label={`Download ${file.title} (${details})`}
+      aria-describedby={describedBy}
+      aria-busy={busy || undefined}
+      onClick={onClick}
+      className="border-navy-100 text-navy-900 hover:bg-navy-50 focus-visible:outline-gold-500 flex min-w-0 flex-1 items-start gap-3 rounded-lg border bg-white px-3 py-2 focus-visible:outline-2 focus-visible:outline-offset-2"
+    >
+      <span className="bg-navy-800 mt-0.5 rounded-md p-1.5 text-white">{busy ? <BusyIcon /> : <DownloadIcon />}</span>
+      {/* min-w-0 lets the text wrap inside the flex row; words wrap whole (a word too long for
+          the line is the only one allowed to break). */}
+      <span className="flex min-w-0 flex-col">
+        {/* The space between the lines keeps the visible words apart for whatever reads the
+            text: the link's label must contain them ("title details"). */}
+        <span className="font-semibold break-words">{file.title}</span>{' '}
+        <span className="text-navy-700 text-sm">{details}</span>
+      </span>
+    </a>
   );
 }
 
