@@ -26,7 +26,11 @@ export type ResourceCard = {
   tier: Tier;
   /** Tailwind gradient classes for the card's header band. */
   colour: string;
-  /** File extensions staff may upload to this card (a browser hint, also checked on pick). */
+  /**
+   * File extensions staff may upload to this card (a browser hint, also checked on pick). Audio
+   * and video (.mp4, .m4a, .mp3) play in the member's page; a .vtt is the captions of the video
+   * of the same name.
+   */
   accept: readonly string[];
   sampleFiles: readonly string[];
 };
@@ -54,7 +58,7 @@ export const resourceCards: readonly ResourceCard[] = [
     description:
       'A listening guide and six guided sessions of scripture and encouragement to start each writing day in peace.',
     colour: 'from-sky-600 to-sky-800',
-    accept: ['.mp3', '.pdf'],
+    accept: ['.mp3', '.m4a', '.mp4', '.vtt', '.pdf'],
     ...folderOf('scripture-audio'),
   },
   {
@@ -71,7 +75,7 @@ export const resourceCards: readonly ResourceCard[] = [
     description:
       'The Accelerated Success masterclass, templates and tools library for drafting and revising with confidence.',
     colour: 'from-violet-600 to-violet-800',
-    accept: ['.pdf', '.epub', '.mobi'],
+    accept: ['.mp4', '.m4a', '.mp3', '.vtt', '.pdf', '.epub', '.mobi'],
     ...folderOf('masterclass'),
   },
   {
@@ -80,7 +84,7 @@ export const resourceCards: readonly ResourceCard[] = [
     description:
       'The Complete Transformation roadmap, manuscript support and launch-plan materials for taking your book to readers.',
     colour: 'from-gold-500 to-gold-600',
-    accept: ['.pdf', '.epub', '.mobi'],
+    accept: ['.mp4', '.m4a', '.mp3', '.vtt', '.pdf', '.epub', '.mobi'],
     ...folderOf('publishing-roadmap'),
   },
 ];

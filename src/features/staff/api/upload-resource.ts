@@ -4,21 +4,34 @@ import { resourceFolder, type ResourceCard } from '@/content/resources';
 import { resourceFileKeys } from '@/features/resources';
 import { supabase } from '@/lib/supabase';
 import { resourceContentType, resourceObjectPath, storageErrorMessage, storageObjectUrl } from '../lib/upload-rules';
+import { RESUMABLE_ABOVE_BYTES, uploadResumable } from './upload-resumable';
 
 export type UploadRequest = {
   card: ResourceCard;
   file: File;
-  /** 0..1 as bytes go out. */
-  onProgress?: (fraction: number) => void;
+  /** 0..1 as bytes go out; `reconnecting` while a resumable upload waits for the connection. */
+  onProgress?: (fraction: number, reconnecting?: boolean) => void;
+  /** Cancels the upload. */
+  signal?: AbortSignal;
 };
 
 /**
  * Uploads a file to the private `resources` bucket at `{tier}/{slug}/{file name}`,
- * overwriting, with cache control 3600. Sent with XMLHttpRequest to the same storage
- * endpoint supabase-js uses, because fetch cannot report upload progress. Throws with the
- * storage API's message on failure (the database refuses non-staff).
+ * overwriting, with cache control 3600. Throws with the storage API's message on failure (the
+ * database refuses non-staff).
  */
-export async function uploadResource({ card, file, onProgress }: UploadRequest): Promise<void> {
+export async function uploadResource(request: UploadRequest): Promise<void> {
+  // Large files (videos, long audio) go by the resumable endpoint, which survives a dropped
+  // connection; the rest in one request.
+  if (request.file.size > RESUMABLE_ABOVE_BYTES) return uploadResumable(request);
+  return uploadInOneRequest(request);
+}
+
+/**
+ * Uploads in one request, sent with XMLHttpRequest to the same storage endpoint supabase-js
+ * uses, because fetch cannot report upload progress.
+ */
+async function uploadInOneRequest({ card, file, onProgress, signal }: UploadRequest): Promise<void> {
   const env = parseEnv(import.meta.env);
   // getSession refreshes an expired access token before we use it.
   const { data, error } = await supabase.auth.getSession();
@@ -47,6 +60,7 @@ export async function uploadResource({ card, file, onProgress }: UploadRequest):
     };
     xhr.onerror = () => reject(new Error(storageErrorMessage(0, '')));
     xhr.onabort = () => reject(new Error('The upload was cancelled.'));
+    signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(file);
   });
 }

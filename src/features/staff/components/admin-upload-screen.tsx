@@ -5,14 +5,20 @@ import { useUploadResource } from '../api/upload-resource';
 import { StaffCheckFailedView, StaffOnlyView, UploadResourcesView } from './admin-upload-view';
 
 /**
- * The PDF check (and its inflate) load with the first PDF staff send, not with the page. The
- * check is a courtesy (the download function refuses what it cannot stamp, decision 095): if its
+ * The PDF check (and its inflate) and the media check load with the first such file staff send,
+ * not with the page. Each check is a courtesy (the download function refuses what it cannot stamp, decision 095): if its
  * code cannot be loaded (a stale chunk after a deploy), the upload goes ahead rather than stop.
  */
 async function checkFile(file: File): Promise<string | null> {
-  if (!/\.pdf$/i.test(file.name)) return null;
-  const check = await import('../lib/pdf-check').catch(() => null);
-  return check ? check.pdfProblemAdvice(file) : null;
+  if (/\.pdf$/i.test(file.name)) {
+    const check = await import('../lib/pdf-check').catch(() => null);
+    return check ? check.pdfProblemAdvice(file) : null;
+  }
+  // Audio, video and captions: one that would not play on members' phones is refused before
+  // any byte is sent (an MP4 with its index at the end, or not H.264 and AAC).
+  const media = await import('../lib/media-check').catch(() => null);
+  const answer = media ? await media.checkMediaFile(file) : null;
+  return answer && !answer.ok ? answer.message : null;
 }
 
 /**
@@ -35,8 +41,8 @@ function StaffGate({ userId }: { userId: string }) {
   if (!staff.data) return <StaffOnlyView signedIn />;
   return (
     <UploadResourcesView
-      onUpload={async (card, file, onProgress) => {
-        await upload.mutateAsync({ card, file, onProgress });
+      onUpload={async (card, file, onProgress, signal) => {
+        await upload.mutateAsync({ card, file, onProgress, signal });
       }}
       checkFile={checkFile}
     />

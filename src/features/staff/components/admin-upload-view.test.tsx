@@ -35,21 +35,30 @@ function renderAt(element: ReactElement) {
 /** An upload the test drives by hand: report progress, then finish or fail. */
 function controlledUpload() {
   const calls: Array<{ card: ResourceCard; file: File }> = [];
-  let progress: (fraction: number) => void = () => {};
+  let progress: (fraction: number, reconnecting?: boolean) => void = () => {};
   let finish: () => void = () => {};
   let fail: (error: Error) => void = () => {};
-  const onUpload = (card: ResourceCard, file: File, onProgress: (fraction: number) => void) => {
+  let signal: AbortSignal | null = null;
+  const onUpload = (
+    card: ResourceCard,
+    file: File,
+    onProgress: (fraction: number, reconnecting?: boolean) => void,
+    cancel: AbortSignal,
+  ) => {
     calls.push({ card, file });
     progress = onProgress;
+    signal = cancel;
     return new Promise<void>((resolve, reject) => {
       finish = resolve;
       fail = reject;
+      cancel.addEventListener('abort', () => reject(new Error('The upload was cancelled.')));
     });
   };
   return {
     calls,
     onUpload,
-    progress: (fraction: number) => progress(fraction),
+    cancelled: () => signal?.aborted ?? false,
+    progress: (fraction: number, reconnecting?: boolean) => progress(fraction, reconnecting),
     finish: () => finish(),
     fail: (error: Error) => fail(error),
   };
@@ -125,8 +134,11 @@ describe('UploadResourcesView', () => {
     expect(screen.getByText('Supported formats: PDF, EPUB, MOBI')).toBeInTheDocument();
 
     await user.selectOptions(select, 'Daily Scripture Audio Library (Foundation Builder)');
-    expect(screen.getByLabelText('File')).toHaveAttribute('accept', '.mp3,.pdf');
+    expect(screen.getByLabelText('File')).toHaveAttribute('accept', '.mp3,.m4a,.mp4,.vtt,.pdf');
     expect(screen.getByText(/^Supported formats: .*MP3/)).toBeInTheDocument();
+
+    await user.selectOptions(select, 'masterclass');
+    expect(screen.getByText('Supported formats: MP4, M4A, MP3, VTT, PDF, EPUB, MOBI')).toBeInTheDocument();
   });
 
   it('says a file must be chosen', async () => {
@@ -166,6 +178,28 @@ describe('UploadResourcesView', () => {
       ),
     ).toBeInTheDocument();
     expect(upload.calls).toEqual([]);
+  });
+
+  it('says when the connection is lost, and Cancel stops the upload', async () => {
+    const upload = controlledUpload();
+    const user = userEvent.setup();
+    renderAt(<UploadResourcesView onUpload={upload.onUpload} checkFile={canGo} />);
+    await user.selectOptions(screen.getByLabelText('Resource'), 'worksheets');
+    await user.upload(screen.getByLabelText('File'), pdf());
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    upload.progress(0.3, true);
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Connection lost. The upload will carry on when it is back...',
+    );
+    upload.progress(0.35);
+    expect(await screen.findByText('35%')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(/^Uploading\.\.\.$/);
+    await user.click(screen.getByRole('button', { name: 'Cancel upload' }));
+    expect(upload.cancelled()).toBe(true);
+    expect(await screen.findByText('Upload cancelled')).toBeInTheDocument();
+    expect(screen.queryByText('Upload failed')).not.toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Upload' })).toBeEnabled();
   });
 
   it('shows progress while uploading, then Success! and a cleared chooser', async () => {

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { toast } from 'sonner';
-import { buttonClasses } from '@/components/ui/button';
+import { Button, buttonClasses } from '@/components/ui/button';
 import { Field, Form, FormAlert, SubmitButton, useForm, type FieldControlProps } from '@/components/ui/form';
 import { RetryButton } from '@/components/ui/retry-button';
 import { Input } from '@/components/ui/input';
@@ -10,6 +10,7 @@ import { paths } from '@/config/paths';
 import { resourceCards, type ResourceCard } from '@/content/resources';
 import { site } from '@/content/site';
 import { tierLabel } from '@/content/tiers';
+import { secondsLeft, timeLeftText, type ProgressSample } from '../lib/upload-progress';
 import { acceptAttribute, checkUploadFile, supportedFormatsText } from '../lib/upload-rules';
 
 function PageShell({ children }: { children: ReactNode }) {
@@ -117,8 +118,16 @@ export function StaffCheckFailedView({ retry, retrying }: { retry: () => void; r
 }
 
 export type UploadResourcesViewProps = {
-  /** Uploads the file for the card, reporting progress 0..1; throws on failure. */
-  onUpload: (card: ResourceCard, file: File, onProgress: (fraction: number) => void) => Promise<void>;
+  /**
+   * Uploads the file for the card, reporting progress 0..1 (and whether it is waiting for the
+   * connection); throws on failure, and when the signal cancels it.
+   */
+  onUpload: (
+    card: ResourceCard,
+    file: File,
+    onProgress: (fraction: number, reconnecting?: boolean) => void,
+    signal: AbortSignal,
+  ) => Promise<void>;
   /**
    * Reads the file before anything is sent: why members could not get their copy of it, in
    * words (a PDF that cannot be stamped), or null when it can go.
@@ -155,7 +164,7 @@ function UploadForm({ onUpload, checkFile }: UploadResourcesViewProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [slug, setSlug] = useState(resourceCards[0]?.slug ?? '');
   const [file, setFile] = useState<File | null>(null);
-  const [progress, setProgress] = useState(0);
+  const progress = useUploadProgress();
   const form = useForm<keyof typeof busyWords>();
   const card = resourceCards.find((candidate) => candidate.slug === slug) ?? resourceCards[0];
 
@@ -178,12 +187,13 @@ function UploadForm({ onUpload, checkFile }: UploadResourcesViewProps) {
       { stayBusy: true },
     );
     if (!checked) return;
-    setProgress(0);
-    const uploaded = await form.run(
-      'uploading',
-      () => onUpload(card, file, (fraction) => setProgress(Math.round(fraction * 100))),
-      { onError: (message) => toast.error('Upload failed', { description: message }) },
-    );
+    const signal = progress.start(file.size);
+    const uploaded = await form.run('uploading', () => onUpload(card, file, progress.report, signal), {
+      onError: (message) =>
+        signal.aborted
+          ? toast.info('Upload cancelled', { description: `${file.name} was not uploaded.` })
+          : toast.error('Upload failed', { description: message }),
+    });
     if (!uploaded) return;
     toast.success('Success!', { description: `${file.name} has been uploaded successfully.` });
     setFile(null);
@@ -217,6 +227,11 @@ function UploadForm({ onUpload, checkFile }: UploadResourcesViewProps) {
       </Field>
       <FormAlert id={`${id}-refused`} message={form.error} persistent />
       <UploadStatus busy={form.busy} progress={progress} />
+      {form.busy === 'uploading' && (
+        <Button variant="outline" className="sm:self-start" onClick={progress.cancel}>
+          Cancel upload
+        </Button>
+      )}
       <SubmitButton
         busy={form.isBusy}
         label="Upload"
@@ -257,16 +272,59 @@ function CardSelect({
  * percentage is for the eye: a screen reader reads it from the progress bar on demand instead
  * of at every step.
  */
-function UploadStatus({ busy, progress }: { busy: keyof typeof busyWords | null; progress: number }) {
+function UploadStatus({ busy, progress }: { busy: keyof typeof busyWords | null; progress: UploadProgress }) {
+  const uploading = busy === 'uploading';
   return (
     <>
-      {busy === 'uploading' && <Progress value={progress} label="Upload progress" />}
+      {uploading && <Progress value={progress.percent} label="Upload progress" />}
       <p className="text-navy-800 text-sm font-semibold">
         <span role="status" aria-live="polite">
-          {busy ? busyWords[busy] : ''}
+          {uploading && progress.reconnecting
+            ? 'Connection lost. The upload will carry on when it is back...'
+            : busy
+              ? busyWords[busy]
+              : ''}
         </span>
-        {busy === 'uploading' && <span aria-hidden="true"> {progress}%</span>}
+        {uploading && <span aria-hidden="true"> {progress.percent}%</span>}
+        {uploading && progress.timeLeft && <span className="font-normal"> · {progress.timeLeft}</span>}
       </p>
     </>
   );
+}
+
+type UploadProgress = {
+  percent: number;
+  reconnecting: boolean;
+  /** "About 3 minutes left", or '' while it cannot be told. */
+  timeLeft: string;
+  /** Starts measuring an upload of `total` bytes; its signal cancels it. */
+  start: (total: number) => AbortSignal;
+  report: (fraction: number, reconnecting?: boolean) => void;
+  cancel: () => void;
+};
+
+/** An upload's progress as the form shows it: the share sent, the time left at the current speed, and Cancel. */
+function useUploadProgress(): UploadProgress {
+  const [state, setState] = useState({ percent: 0, reconnecting: false, timeLeft: '' });
+  const run = useRef<{ total: number; samples: ProgressSample[]; controller: AbortController } | null>(null);
+  return {
+    ...state,
+    start: (total) => {
+      const controller = new AbortController();
+      run.current = { total, samples: [], controller };
+      setState({ percent: 0, reconnecting: false, timeLeft: '' });
+      return controller.signal;
+    },
+    report: (fraction, reconnecting = false) => {
+      const current = run.current;
+      if (!current) return;
+      current.samples = [...current.samples.slice(-200), { at: Date.now(), sent: fraction * current.total }];
+      setState({
+        percent: Math.round(fraction * 100),
+        reconnecting,
+        timeLeft: reconnecting ? '' : timeLeftText(secondsLeft(current.samples, current.total)),
+      });
+    },
+    cancel: () => run.current?.controller.abort(),
+  };
 }

@@ -1,3 +1,5 @@
+import { RESOURCE_TYPES } from '../../../../supabase/functions/_shared/resource-types';
+
 /**
  * A check, in the browser, that a media file staff are about to upload will play on the site:
  * MP4 (H.264 video, AAC sound), M4A (AAC sound in MP4), MP3 and WebVTT captions. It reads only
@@ -26,12 +28,15 @@ export const M4A_REENCODE_COMMAND = 'ffmpeg -i in.m4a -vn -c:a aac -movflags +fa
 export const MP3_ENCODE_COMMAND = 'ffmpeg -i in.wav -c:a libmp3lame -q:a 4 out.mp3';
 export const SRT_TO_VTT_COMMAND = 'ffmpeg -i in.srt out.vtt';
 
-/** The content type each checked extension is uploaded with, whatever the browser guessed. */
+/**
+ * The extensions this module checks, each with its kind and the content type it is uploaded
+ * with whatever the browser guessed: the resource types' own entries (one list for the site).
+ */
 export const MEDIA_TYPES = {
-  mp4: { kind: 'video', contentType: 'video/mp4' },
-  m4a: { kind: 'audio', contentType: 'audio/mp4' },
-  mp3: { kind: 'audio', contentType: 'audio/mpeg' },
-  vtt: { kind: 'captions', contentType: 'text/vtt' },
+  mp4: RESOURCE_TYPES.mp4,
+  m4a: RESOURCE_TYPES.m4a,
+  mp3: RESOURCE_TYPES.mp3,
+  vtt: RESOURCE_TYPES.vtt,
 } as const satisfies Record<string, { kind: MediaKind; contentType: string }>;
 
 type MediaExtension = keyof typeof MEDIA_TYPES;
@@ -54,7 +59,8 @@ export async function checkMediaFile(file: MediaFile): Promise<MediaCheck | null
   if (!Object.hasOwn(MEDIA_TYPES, extension)) return null;
   const ext = extension as MediaExtension;
   const problem = file.size === 0 ? EMPTY : await problemOf(file, ext);
-  return problem === null ? { ok: true, ...MEDIA_TYPES[ext] } : { ok: false, message: problem };
+  const { kind, contentType } = MEDIA_TYPES[ext];
+  return problem === null ? { ok: true, kind, contentType } : { ok: false, message: problem };
 }
 
 function problemOf(file: MediaFile, ext: MediaExtension): Promise<string | null> {
