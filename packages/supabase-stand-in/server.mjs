@@ -91,11 +91,15 @@ async function seedSampleFiles(db, storageRoot) {
 }
 
 /**
- * The database and the folder of object bytes: in `dataDir` (emptied first with `reset`), else in
- * memory and a temporary folder; the stand-in's own tables, and the sample files on a fresh start.
+ * The database and the folder of object bytes: in `dataDir` (emptied first with `reset`; the
+ * default one first adopts the old default folder's data), else in memory and a temporary
+ * folder; the stand-in's own tables, and the sample files on a fresh start.
  * @param {{ dataDir: string | null | undefined, reset: boolean, seedSamples: boolean, log: (m: string) => void }} options
  */
 async function openData({ dataDir, reset, seedSamples, log }) {
+  if (dataDir === DEFAULT_DATA_DIR && (await adoptOldDataDir(OLD_DATA_DIR, DEFAULT_DATA_DIR))) {
+    log(`Moved the local data from ${OLD_DATA_DIR} to ${DEFAULT_DATA_DIR}.`);
+  }
   if (reset && dataDir) await rm(dataDir, { recursive: true, force: true });
   const dbDir = dataDir ? path.join(dataDir, 'db') : undefined;
   const fresh = !dbDir || !existsSync(path.join(dbDir, 'PG_VERSION'));
@@ -163,7 +167,7 @@ function createNodeServer(app, realtime) {
  *   seedSampleFiles?: boolean, jwtExpiry?: number, siteUrl?: string, functionEnv?: Record<string, string>,
  *   functionsDir?: string, functionsConfigToml?: string,
  *   authConfig?: Partial<import('./config/auth.mjs').AuthConfig>, clock?: () => number,
- *   mailApi?: { dailyQuota?: number } }} [options]
+ *   mailApi?: { dailyQuota?: number }, fileSizeLimit?: number }} [options]
  *   dataDir: folder for the database and object bytes; null/undefined => in memory (a temp folder
  *   for bytes, removed on close). jwtExpiry: access-token lifetime in seconds (default env
  *   LOCAL_SUPABASE_JWT_EXPIRY or 3600). port 0 picks a free port. functionEnv, functionsDir,
@@ -171,7 +175,8 @@ function createNodeServer(app, realtime) {
  *   and config.toml text than supabase/'s (tests). authConfig: auth settings over supabase/config.toml's
  *   (tests of the other posture; `emailSent` a small e-mail budget). clock: the e-mail budget's
  *   clock, epoch ms (tests move it on to free the budget). mailApi: the transactional mail API's
- *   daily quota (tests of its 429).
+ *   daily quota (tests of its 429). fileSizeLimit: the global upload limit in bytes over
+ *   config.toml's `[storage] file_size_limit` (tests of a limit below a bucket's).
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void>, db: import('@electric-sql/pglite').PGlite,
  *   functionPids: () => number[] }>}
  */
@@ -190,11 +195,9 @@ export async function startServer({
   authConfig = {},
   clock,
   mailApi = {},
+  fileSizeLimit,
 } = {}) {
   const log = quiet ? () => {} : (/** @type {string} */ m) => console.log(m);
-  if (dataDir === DEFAULT_DATA_DIR && (await adoptOldDataDir(OLD_DATA_DIR, DEFAULT_DATA_DIR))) {
-    log(`Moved the local data from ${OLD_DATA_DIR} to ${DEFAULT_DATA_DIR}.`);
-  }
   const { db, storageRoot } = await openData({ dataDir, reset, seedSamples, log });
 
   let baseUrl = '';
@@ -209,7 +212,7 @@ export async function startServer({
     ...(clock ? { clock } : {}),
   });
   const rest = createRestContext({ db, withClaims, schema });
-  const storage = createStorageContext({ db, withClaims, root: storageRoot });
+  const storage = createStorageContext({ db, withClaims, root: storageRoot, fileSizeLimit });
   const realtime = createRealtimeService({ db, withClaims, schema, log });
   await realtime.start();
   // Deno starts on a function's first request, so the stand-in's own start stays fast.

@@ -4,6 +4,7 @@
 // live. Beside it, the pieces every route group shares, as hosted Storage shares them
 // (supabase/storage src/storage/database/knex.ts for the caller's transaction and
 // src/storage/object.ts for testPermission).
+import { STORAGE_SETTINGS } from '../config/storage.mjs';
 import { isBadInputPgError, isPgError } from '../pg-errors.mjs';
 import { noSuchBucket, storageError } from './errors.mjs';
 import { validateBucket } from './names.mjs';
@@ -20,9 +21,11 @@ import { validateBucket } from './names.mjs';
 
 /**
  * @typedef {{ db: Db, withClaims: typeof import('../db.mjs').withClaims, root: string,
- *   uploadLocks: Map<string, UploadLock> }} StorageContext
- *   root: where the objects' bytes live (names.mjs objectFile); uploadLocks: the resumable
- *   uploads a request is working on, by upload id.
+ *   fileSizeLimit: number, uploadLocks: Map<string, UploadLock> }} StorageContext
+ *   root: where the objects' bytes live (names.mjs objectFile); fileSizeLimit: the global upload
+ *   limit in bytes, config.toml's `[storage] file_size_limit` (config/storage.mjs), which no
+ *   upload passes whatever its bucket allows; uploadLocks: the resumable uploads a request is
+ *   working on, by upload id.
  */
 
 /** A row of storage.buckets as the routes read it. */
@@ -37,11 +40,32 @@ import { validateBucket } from './names.mjs';
 /** @typedef {() => Claims} Caller */
 
 /**
- * @param {Pick<StorageContext, 'db' | 'withClaims' | 'root'>} deps
+ * @param {Pick<StorageContext, 'db' | 'withClaims' | 'root'> & { fileSizeLimit?: number | undefined }} deps
+ *   fileSizeLimit: config.toml's unless given (tests).
  * @returns {StorageContext}
  */
-export function createStorageContext({ db, withClaims, root }) {
-  return { db, withClaims, root, uploadLocks: new Map() };
+export function createStorageContext({ db, withClaims, root, fileSizeLimit }) {
+  return {
+    db,
+    withClaims,
+    root,
+    fileSizeLimit: fileSizeLimit ?? STORAGE_SETTINGS.fileSizeLimit,
+    uploadLocks: new Map(),
+  };
+}
+
+/**
+ * The most an upload to `bucket` may hold: the bucket's own limit, never above the global one
+ * (supabase/storage src/storage/uploader.ts getStandardMaxFileSizeLimit; the resumable route's
+ * maxSize in src/http/routes/tus/index.ts, which reads a limit of 0 as none).
+ * @param {StorageContext} ctx
+ * @param {BucketRow} bucket
+ * @param {{ zeroIsNone?: boolean }} [options]  zeroIsNone: the resumable route's reading
+ */
+export function uploadLimit(ctx, bucket, { zeroIsNone = false } = {}) {
+  const own = bucket.file_size_limit === null ? null : Number(bucket.file_size_limit);
+  if (own === null || (zeroIsNone && own === 0)) return ctx.fileSizeLimit;
+  return Math.min(own, ctx.fileSizeLimit);
 }
 
 /** storage.operation per route, as hosted Storage names them (src/http/routes/operations.ts). */

@@ -7,15 +7,20 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { STORAGE_SETTINGS } from '../config/storage.mjs';
 import { headerValueOrNull } from '../http.mjs';
 import { multipartBody, rawBody } from './bodies.mjs';
-import { bucketOr404, OPERATIONS, ownerOf, testPermission } from './context.mjs';
+import { bucketOr404, OPERATIONS, ownerOf, testPermission, uploadLimit } from './context.mjs';
 import { asKeyAlreadyExists, notFound, storageError, tooLarge } from './errors.mjs';
 import { mimeAllowed, objectFile, validateKey } from './names.mjs';
 import { findAsCaller } from './objects-read.mjs';
 
-/** storage-api's global upload cap (50 MB), before any bucket limit. */
-export const GLOBAL_FILE_SIZE_LIMIT = 50 * 1024 * 1024;
+/**
+ * The repo's global upload limit, config.toml's `[storage] file_size_limit` (50 MiB when absent),
+ * before any bucket limit. A running stand-in reads its own from its context (ctx.fileSizeLimit,
+ * which tests may set lower); this is the value it has by default, for scripts that ask.
+ */
+export const GLOBAL_FILE_SIZE_LIMIT = STORAGE_SETTINGS.fileSizeLimit;
 
 const UPSERT_CONFLICT = `on conflict (bucket_id, name) do update set metadata = excluded.metadata,
   user_metadata = excluded.user_metadata, owner = excluded.owner, owner_id = excluded.owner_id,
@@ -137,10 +142,7 @@ export async function storeUpload(ctx, t, body, userMetadataJson) {
 export async function upload(ctx, req, t) {
   const bucket = await bucketOr404(ctx, t.bucketId);
   validateKey(t.name);
-  const limit = Math.min(
-    GLOBAL_FILE_SIZE_LIMIT,
-    bucket.file_size_limit ? Number(bucket.file_size_limit) : GLOBAL_FILE_SIZE_LIMIT,
-  );
+  const limit = uploadLimit(ctx, bucket);
   const contentType = String(req.headers['content-type'] ?? 'application/octet-stream');
   // Hosted reads a body as multipart only when its type starts with exactly this (uploader.ts).
   const body = contentType.startsWith('multipart/form-data')

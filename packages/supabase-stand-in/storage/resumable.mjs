@@ -19,10 +19,10 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { headerValueOrNull, HttpError } from '../http.mjs';
-import { bucketOr404, OPERATIONS, ownerOf } from './context.mjs';
+import { bucketOr404, OPERATIONS, ownerOf, uploadLimit } from './context.mjs';
 import { storageError } from './errors.mjs';
 import { validateBucket, validateKey } from './names.mjs';
-import { canUpload, GLOBAL_FILE_SIZE_LIMIT, storeUpload } from './objects-write.mjs';
+import { canUpload, storeUpload } from './objects-write.mjs';
 import { verifyUploadToken } from './upload-signed.mjs';
 
 /** @typedef {import('./context.mjs').StorageContext} StorageContext */
@@ -474,15 +474,13 @@ function maxBodySize(req, upload, max) {
 // Storage's rules (index.ts maxSize; lifecycle.ts onIncomingRequest, onCreate, onUploadFinish)
 
 /**
- * The most an upload to the bucket may hold: the bucket's limit, never above the global one.
- * A bucket that does not exist is 404.
+ * The most an upload to the bucket may hold: the bucket's limit (none when 0), never above the
+ * global one (config.toml's `[storage] file_size_limit`). A bucket that does not exist is 404.
  * @param {StorageContext} ctx
  * @param {string} bucketId
  */
 async function maxSizeFor(ctx, bucketId) {
-  const bucket = await bucketOr404(ctx, bucketId);
-  const limit = Number(bucket.file_size_limit) || GLOBAL_FILE_SIZE_LIMIT;
-  return Math.min(limit, GLOBAL_FILE_SIZE_LIMIT);
+  return uploadLimit(ctx, await bucketOr404(ctx, bucketId), { zeroIsNone: true });
 }
 
 /**

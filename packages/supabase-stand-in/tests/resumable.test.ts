@@ -253,7 +253,7 @@ describe('a resumable upload of unknown length', () => {
     expect(first.status).toBe(204);
     expect(first.headers.get('upload-expires')).not.toBeNull();
     const tooLong = await patch(location, 2000, file.subarray(2000), {
-      headers: { 'Upload-Length': String(51 * 1024 * 1024) },
+      headers: { 'Upload-Length': String(1024 ** 3 + 1) },
     });
     expect(tooLong.status).toBe(413);
     const last = await patch(location, 2000, file.subarray(2000), {
@@ -286,9 +286,11 @@ describe('refusals', () => {
     const big = await create(avatar, 2 * 1024 * 1024 + 1, { token: ebookToken });
     expect(big.status).toBe(413);
     expect(await big.text()).toBe('Maximum size exceeded\n');
-    // resources allows 200 MB, but no upload may pass the global 50 MB.
-    const huge = await create(pdf(resourcePath()), 50 * 1024 * 1024 + 1);
+    // resources allows 1 GiB, as does config.toml's global limit (a global limit below a
+    // bucket's: upload-size-limit.test.ts).
+    const huge = await create(pdf(resourcePath()), 1024 ** 3 + 1);
     expect(huge.status).toBe(413);
+    expect(await huge.text()).toBe('Maximum size exceeded\n');
     // Within the limit, the avatars policy refuses uploads that are not its upload routes.
     const small = await create(avatar, 100, { token: ebookToken });
     expect(small.status).toBe(403);
