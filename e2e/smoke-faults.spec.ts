@@ -22,6 +22,7 @@ const CHECK = {
   resources: 'anon cannot list or read the resources bucket',
   webhook: 'the purchase webhook refuses an unsigned request',
   secrets: 'each Edge Function has the secrets production needs',
+  range: 'a signed URL answers a range request with 206',
 };
 
 const opened: Array<() => Promise<unknown>> = [];
@@ -97,6 +98,11 @@ test('npm run smoke fails for each injected fault, and for that reason only', as
     expect(failed(run), run.output).toEqual([]);
     expect(line(run, CHECK.secrets), run.output).toMatchObject({ ok: true, skipped: false });
     expect(line(run, CHECK.secrets)?.detail).toMatch(/^all set: purchase-webhook .*, account, download, count$/);
+    expect(line(run, CHECK.range), run.output).toMatchObject({
+      ok: true,
+      skipped: false,
+      detail: '206, Content-Range: bytes 0-99/4096, 100 bytes; test object deleted',
+    });
     expect(run.code).toBe(0);
   });
 
@@ -107,6 +113,7 @@ test('npm run smoke fails for each injected fault, and for that reason only', as
       skipped: true,
       detail: "skipped: SUPABASE_SERVICE_ROLE_KEY is not set, so the functions' secrets were not read",
     });
+    expect(line(run, CHECK.range), run.output).toMatchObject({ skipped: true });
     expect(run.code).toBe(0);
   });
 

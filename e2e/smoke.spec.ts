@@ -9,8 +9,9 @@ import { runSmoke } from './smoke-run';
 
 test('npm run smoke passes every check against the local preview and its project', async ({ baseURL }) => {
   test.setTimeout(120_000);
-  // Without the service-role key (the functions' secrets are asked in e2e/smoke-faults.spec.ts, on
-  // stand-ins of their own: a `supabase start` project has no mail API key, by design).
+  // Without the service-role key (the functions' secrets and the signed URL's range are asked in
+  // e2e/smoke-faults.spec.ts, on stand-ins of their own: a `supabase start` project has no mail API
+  // key, by design).
   const run = await runSmoke(baseURL!);
   expect(run.output).toContain(`→ project ${e2eEnv.supabaseUrl}`);
   expect(
@@ -20,6 +21,7 @@ test('npm run smoke passes every check against the local preview and its project
   expect(run.lines).toHaveLength(CHECKS.length);
   expect(run.lines.filter((line) => line.skipped).map((line) => line.name)).toEqual([
     'each Edge Function has the secrets production needs',
+    'a signed URL answers a range request with 206',
   ]);
   expect(run.code).toBe(0);
 });

@@ -9,7 +9,8 @@
 //   npm run smoke -- https://app.yesyoucanbook.com
 //
 // It writes nothing anywhere, except that the avatars check tries one anonymous upload, which
-// a correct project refuses. The outgoing e-mail (SMTP) is not visible from outside: the auth
+// a correct project refuses, and that with the service-role key the range check uploads one
+// 4 KiB object to the resources bucket (RANGE_CHECK_OBJECT) and deletes it again. The outgoing e-mail (SMTP) is not visible from outside: the auth
 // server's public settings do not show it (GoTrue internal/api/settings.go); README, "Going live",
 // says how to tell it works.
 //
@@ -17,9 +18,11 @@
 // argument), it also asks each Edge Function which of its secrets are set (names only; `GET
 // …/functions/v1/<function>/secrets`, supabase/functions/_shared/secrets-route.ts) and fails a
 // project that lacks one production needs (the webhook's MAIL_API_KEY, MAIL_FROM, a signing
-// secret), naming it. The key goes only to the project the site's build points at, and to a
-// hosted one only when the key's own project ref is that project's. Without the key that check
-// says it was skipped and why; for a hosted project that is a failure: it is not known ready.
+// secret), naming it; and it checks that a signed URL answers a range request with 206, as the
+// members' audio and video players need. The key goes only to the project the site's build
+// points at, and to a hosted one only when the key's own project ref is that project's. Without
+// the key those checks say they were skipped and why; for a hosted project that is a failure: it
+// is not known ready.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HASHED_ASSETS_PREFIX, supabaseOrigins } from '../build/security-headers.mjs';
@@ -512,18 +515,24 @@ const onLoopback = (host) => host === 'localhost' || host.startsWith('127.') || 
  * project (its `ref` claim) must be that project (`https://<ref>.supabase.co`), or the project
  * must be on this machine. Null: send it; else why not, and whether that fails the check.
  * @param {string} supabaseUrl @param {string | undefined} key
+ * @param {{ notDone: string, without: string }} [skipped]  what the check did not do without the
+ *   key, and what a hosted project is not known ready without
  * @returns {{ fail: boolean, why: string } | null}
  */
-export function serviceKeyProblem(supabaseUrl, key) {
+export function serviceKeyProblem(
+  supabaseUrl,
+  key,
+  skipped = { notDone: "the functions' secrets were not read", without: 'them' },
+) {
   const url = new URL(supabaseUrl);
   const local = onLoopback(url.hostname);
   if (!key) {
     const set = `read -rs ${SERVICE_ROLE_KEY_ENV} && export ${SERVICE_ROLE_KEY_ENV} (paste the service_role key from Settings → API Keys; kept out of your shell history)`;
     return local
-      ? { fail: false, why: `skipped: ${SERVICE_ROLE_KEY_ENV} is not set, so the functions' secrets were not read` }
+      ? { fail: false, why: `skipped: ${SERVICE_ROLE_KEY_ENV} is not set, so ${skipped.notDone}` }
       : {
           fail: true,
-          why: `skipped: ${SERVICE_ROLE_KEY_ENV} is not set, so the functions' secrets were not read, and a hosted project is not known ready without them: ${set}, then run again`,
+          why: `skipped: ${SERVICE_ROLE_KEY_ENV} is not set, so ${skipped.notDone}, and a hosted project is not known ready without ${skipped.without}: ${set}, then run again`,
         };
   }
   if (key.startsWith('sb_'))
@@ -613,6 +622,98 @@ export function checkFunctionSecrets({ supabaseUrl, serviceRoleKey, fetch: doFet
 }
 
 /**
+ * The object the range check writes, then deletes: a path the resources bucket's rules take
+ * (public.resource_path_tier: {tier}/{slug}/{file.mp3}; audio/mpeg is an allowed type).
+ */
+export const RANGE_CHECK_OBJECT = 'ebook/smoke-check/range-check.mp3';
+/** Its size: a few kB, far from any limit. */
+const RANGE_CHECK_SIZE = 4096;
+/** The range asked for, and what a correct answer says of it. */
+const RANGE_ASKED = 'bytes=0-99';
+
+/**
+ * What the range check writes and the signed URL of it answers for its first 100 bytes.
+ * @param {Response} res @param {Uint8Array} sent
+ * @returns {Promise<string | null>} what is wrong, or null
+ */
+async function rangeAnswerProblem(res, sent) {
+  const body = new Uint8Array(await res.arrayBuffer());
+  if (res.status === 200)
+    return `answered 200 with all ${body.length} bytes to Range: ${RANGE_ASKED}, not 206: something in front of Storage (a proxy, a custom domain's CDN) drops Range, so Safari will not play the members' audio and video and no player can seek; let Range through to Storage`;
+  if (res.status !== 206) return `answered ${res.status} to Range: ${RANGE_ASKED}, not 206`;
+  const contentRange = res.headers.get('content-range');
+  const expected = `bytes 0-99/${sent.length}`;
+  if (contentRange !== expected) return `206, but Content-Range: ${contentRange ?? '(none)'}, not ${expected}`;
+  if (body.length !== 100 || body.some((b, i) => b !== sent[i]))
+    return `206, but ${body.length} bytes${body.length === 100 ? ' that are not the first 100 of the object' : ', not 100'}`;
+  return null;
+}
+
+/**
+ * A signed URL answers a range request with 206 (members' players seek and Safari plays media by
+ * ranges; the download function's `?play=1` hands out such URLs): with the service-role key,
+ * uploads RANGE_CHECK_OBJECT (4 KiB, audio/mpeg), signs it for 60 s, asks for its first 100
+ * bytes, then deletes it.
+ * @param {Target} target
+ */
+export function checkSignedUrlRange({ supabaseUrl, serviceRoleKey, fetch: doFetch = globalThis.fetch }) {
+  const name = 'a signed URL answers a range request with 206';
+  return guarded(name, async () => {
+    const problem = serviceKeyProblem(supabaseUrl, serviceRoleKey, {
+      notDone: "a signed URL's range request was not tried",
+      without: 'it',
+    });
+    if (problem) return { ...result(name, !problem.fail, problem.why), ...(problem.fail ? {} : { skipped: true }) };
+    const key = /** @type {string} */ (serviceRoleKey);
+    const headers = { authorization: `Bearer ${key}`, apikey: key };
+    const objectUrl = `${supabaseUrl}/storage/v1/object/resources/${RANGE_CHECK_OBJECT}`;
+    const sent = Uint8Array.from({ length: RANGE_CHECK_SIZE }, (_, i) => i % 251);
+    const upload = await request(doFetch, objectUrl, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'audio/mpeg', 'x-upsert': 'true' },
+      body: sent,
+    });
+    if (!upload.ok)
+      return result(
+        name,
+        false,
+        `uploading resources/${RANGE_CHECK_OBJECT} answered ${upload.status} ${(await upload.text()).slice(0, 160)}: are the migrations pushed (supabase db push)?`,
+      );
+    let wrong;
+    try {
+      wrong = await signedRangeProblem(doFetch, supabaseUrl, headers, sent);
+    } finally {
+      const removed = await request(doFetch, objectUrl, { method: 'DELETE', headers });
+      if (!removed.ok)
+        wrong = `${wrong ? `${wrong}; ` : ''}deleting resources/${RANGE_CHECK_OBJECT} answered ${removed.status}: delete it in Storage`;
+    }
+    return wrong
+      ? result(name, false, wrong)
+      : result(name, true, `206, Content-Range: bytes 0-99/${RANGE_CHECK_SIZE}, 100 bytes; test object deleted`);
+  });
+}
+
+/**
+ * Signs RANGE_CHECK_OBJECT for 60 s and asks its signed URL for the first 100 bytes.
+ * @param {typeof fetch} doFetch @param {string} supabaseUrl @param {Record<string, string>} headers
+ * @param {Uint8Array} sent
+ * @returns {Promise<string | null>} what is wrong, or null
+ */
+async function signedRangeProblem(doFetch, supabaseUrl, headers, sent) {
+  const sign = await request(doFetch, `${supabaseUrl}/storage/v1/object/sign/resources/${RANGE_CHECK_OBJECT}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ expiresIn: 60 }),
+  });
+  const signed = /** @type {{ signedURL?: unknown } | null} */ (await sign.json().catch(() => null));
+  if (!sign.ok || typeof signed?.signedURL !== 'string') return `signing it answered ${sign.status}`;
+  const res = await request(doFetch, `${supabaseUrl}/storage/v1${signed.signedURL}`, {
+    headers: { range: RANGE_ASKED },
+  });
+  return rangeAnswerProblem(res, sent);
+}
+
+/**
  * The built JS holds no key but the public one: no service-role JWT, no sb_secret_ key, no
  * other project's key.
  * @param {Target} target
@@ -659,6 +760,7 @@ export const CHECKS = [
   checkAvatarsPublicReadOnly,
   checkWebhookRefusesUnsigned,
   checkFunctionSecrets,
+  checkSignedUrlRange,
   checkOnlyPublicKey,
 ];
 

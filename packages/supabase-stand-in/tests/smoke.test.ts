@@ -7,7 +7,9 @@ import {
   PUBLIC_TABLES,
   checkAuthSettings,
   checkFunctionSecrets,
+  checkSignedUrlRange,
   checkWebhookRefusesUnsigned,
+  RANGE_CHECK_OBJECT,
   functionSecrets,
   parseArgs,
   serviceKeyProblem,
@@ -160,5 +162,60 @@ describe('npm run smoke: the functions’ secrets', () => {
       problem:
         'no-such-function answered 404: deploy it, or redeploy it so it reports its secrets (supabase functions deploy no-such-function)',
     });
+  });
+});
+
+describe('npm run smoke: a signed URL answers a range request with 206', () => {
+  const target = (supabaseUrl: string, doFetch: typeof fetch = fetch, withKey = true) => ({
+    siteUrl: 'https://site.example',
+    supabaseUrl,
+    anonKey: ANON_KEY,
+    scripts: [],
+    fetch: doFetch,
+    ...(withKey ? { serviceRoleKey: SERVICE_ROLE_KEY } : {}),
+  });
+  const leftBehind = async () =>
+    (
+      await on.db.query(`select 1 from storage.objects where bucket_id = 'resources' and name = $1`, [
+        RANGE_CHECK_OBJECT,
+      ])
+    ).rows.length;
+
+  it('passes against the stand-in: 206, bytes 0-99 of the 4 KiB object, which it then deletes', async () => {
+    expect(await checkSignedUrlRange(target(on.url))).toEqual({
+      name: 'a signed URL answers a range request with 206',
+      ok: true,
+      detail: '206, Content-Range: bytes 0-99/4096, 100 bytes; test object deleted',
+    });
+    expect(await leftBehind()).toBe(0);
+  });
+
+  it('fails when the signed URL answers 200 (Range dropped on the way), saying what to fix, and still deletes', async () => {
+    // A proxy in front of Storage that drops Range: the stand-in then answers the whole file, 200.
+    const rangeDropped = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      if (String(input).includes('/object/sign/') && headers.has('range')) headers.delete('range');
+      return fetch(input, { ...init, headers });
+    }) as typeof fetch;
+    const check = await checkSignedUrlRange(target(on.url, rangeDropped));
+    expect(check.ok).toBe(false);
+    expect(check.detail).toMatch(
+      /^answered 200 with all 4096 bytes to Range: bytes=0-99, not 206: .*let Range through/,
+    );
+    expect(await leftBehind()).toBe(0);
+  });
+
+  it('without the key: skipped on this machine, a failure for a hosted project, nothing asked', async () => {
+    const nothingAsked = (async () => {
+      throw new Error('nothing may be asked');
+    }) as unknown as typeof fetch;
+    expect(await checkSignedUrlRange(target('http://127.0.0.1:54321', nothingAsked, false))).toMatchObject({
+      ok: true,
+      skipped: true,
+      detail: "skipped: SUPABASE_SERVICE_ROLE_KEY is not set, so a signed URL's range request was not tried",
+    });
+    const hosted = await checkSignedUrlRange(target('https://abcdefghijklmnopqrst.supabase.co', nothingAsked, false));
+    expect(hosted).toMatchObject({ ok: false, detail: expect.stringMatching(/not known ready without it: read -rs/) });
+    expect(hosted.skipped).toBeUndefined();
   });
 });
