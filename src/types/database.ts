@@ -186,6 +186,140 @@ export type Database = {
           },
         ];
       };
+      coaching_adjustments: {
+        Row: {
+          created_at: string;
+          delta: number;
+          id: number;
+          reason: string;
+          staff_id: string | null;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          delta: number;
+          id?: never;
+          reason: string;
+          staff_id?: string | null;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          delta?: number;
+          id?: never;
+          reason?: string;
+          staff_id?: string | null;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
+      coaching_allowances: {
+        Row: {
+          booking_url: string | null;
+          minutes: number;
+          sessions: number;
+          tier: Database['public']['Enums']['tier'];
+          updated_at: string;
+          updated_by: string | null;
+        };
+        Insert: {
+          booking_url?: string | null;
+          minutes?: number;
+          sessions?: number;
+          tier: Database['public']['Enums']['tier'];
+          updated_at?: string;
+          updated_by?: string | null;
+        };
+        Update: {
+          booking_url?: string | null;
+          minutes?: number;
+          sessions?: number;
+          tier?: Database['public']['Enums']['tier'];
+          updated_at?: string;
+          updated_by?: string | null;
+        };
+        Relationships: [];
+      };
+      coaching_bookings: {
+        Row: {
+          created_at: string;
+          email: string | null;
+          ends_at: string | null;
+          id: string;
+          meeting_url: string | null;
+          member_note: string | null;
+          name: string | null;
+          over_allowance: boolean;
+          provider: string;
+          provider_booking_id: string;
+          starts_at: string | null;
+          status: string;
+          updated_at: string;
+          user_id: string | null;
+        };
+        Insert: {
+          created_at?: string;
+          email?: string | null;
+          ends_at?: string | null;
+          id?: string;
+          meeting_url?: string | null;
+          member_note?: string | null;
+          name?: string | null;
+          over_allowance?: boolean;
+          provider: string;
+          provider_booking_id: string;
+          starts_at?: string | null;
+          status: string;
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Update: {
+          created_at?: string;
+          email?: string | null;
+          ends_at?: string | null;
+          id?: string;
+          meeting_url?: string | null;
+          member_note?: string | null;
+          name?: string | null;
+          over_allowance?: boolean;
+          provider?: string;
+          provider_booking_id?: string;
+          starts_at?: string | null;
+          status?: string;
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Relationships: [];
+      };
+      coaching_private_notes: {
+        Row: {
+          booking_id: string;
+          note: string;
+          updated_at: string;
+          updated_by: string | null;
+        };
+        Insert: {
+          booking_id: string;
+          note: string;
+          updated_at?: string;
+          updated_by?: string | null;
+        };
+        Update: {
+          booking_id?: string;
+          note?: string;
+          updated_at?: string;
+          updated_by?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'coaching_private_notes_booking_id_fkey';
+            columns: ['booking_id'];
+            isOneToOne: true;
+            referencedRelation: 'coaching_bookings';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       download_log: {
         Row: {
           downloaded_at: string;
@@ -663,7 +797,24 @@ export type Database = {
         Returns: boolean;
       };
       media_finished: { Args: { p_duration: number; p_position: number }; Returns: boolean };
+      member_coaching: { Args: Record<PropertyKey, never>; Returns: Json };
       member_resources: { Args: Record<PropertyKey, never>; Returns: Json };
+      record_booking: {
+        Args: {
+          p_booking_id: string;
+          p_email: string;
+          p_ends_at: string;
+          p_event: string;
+          p_meeting_url: string;
+          p_member_id: string;
+          p_name: string;
+          p_occurred_at: string;
+          p_previous_booking_id: string;
+          p_provider: string;
+          p_starts_at: string;
+        };
+        Returns: Json;
+      };
       record_catalog_refund: {
         Args: { p_event_id: string; p_lines?: Json; p_occurred_at: string; p_order_id: string; p_provider: string };
         Returns: Json;
@@ -753,6 +904,32 @@ export type Database = {
         };
       };
       set_playback_rate: { Args: { p_rate: number }; Returns: number };
+      staff_adjust_coaching: { Args: { p_delta: number; p_reason: string; p_user: string }; Returns: number };
+      staff_assign_booking: {
+        Args: { p_booking: string; p_user: string };
+        Returns: {
+          created_at: string;
+          email: string | null;
+          ends_at: string | null;
+          id: string;
+          meeting_url: string | null;
+          member_note: string | null;
+          name: string | null;
+          over_allowance: boolean;
+          provider: string;
+          provider_booking_id: string;
+          starts_at: string | null;
+          status: string;
+          updated_at: string;
+          user_id: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'coaching_bookings';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       staff_catalog: { Args: Record<PropertyKey, never>; Returns: Json };
       staff_dashboard: { Args: Record<PropertyKey, never>; Returns: Json };
       staff_download_flags: {
@@ -805,8 +982,35 @@ export type Database = {
         Args: { p_kind: string; p_provider_id: string; p_tier: Database['public']['Enums']['tier'] };
         Returns: Json;
       };
+      staff_member_coaching: { Args: { p_user: string }; Returns: Json };
       staff_member_detail: { Args: { target_user: string }; Returns: Json };
       staff_resend_invitation: { Args: { p_email: string }; Returns: string };
+      staff_save_booking_notes: {
+        Args: { p_booking: string; p_member_note: string; p_private_note: string };
+        Returns: undefined;
+      };
+      staff_save_coaching: {
+        Args: {
+          p_booking_url: string;
+          p_minutes: number;
+          p_sessions: number;
+          p_tier: Database['public']['Enums']['tier'];
+        };
+        Returns: {
+          booking_url: string | null;
+          minutes: number;
+          sessions: number;
+          tier: Database['public']['Enums']['tier'];
+          updated_at: string;
+          updated_by: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'coaching_allowances';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       staff_save_product: { Args: { p_product: Json; p_tier: Database['public']['Enums']['tier'] }; Returns: Json };
       staff_visits: { Args: { p_days: number }; Returns: Json };
       stamped_copies_to_expire: {

@@ -227,11 +227,6 @@ function UploadForm({ onUpload, checkFile }: UploadResourcesViewProps) {
       </Field>
       <FormAlert id={`${id}-refused`} message={form.error} persistent />
       <UploadStatus busy={form.busy} progress={progress} />
-      {form.busy === 'uploading' && (
-        <Button variant="outline" className="sm:self-start" onClick={progress.cancel}>
-          Cancel upload
-        </Button>
-      )}
       <SubmitButton
         busy={form.isBusy}
         label="Upload"
@@ -288,6 +283,11 @@ function UploadStatus({ busy, progress }: { busy: keyof typeof busyWords | null;
         {uploading && <span aria-hidden="true"> {progress.percent}%</span>}
         {uploading && progress.timeLeft && <span className="font-normal"> · {progress.timeLeft}</span>}
       </p>
+      {uploading && (
+        <Button variant="outline" className="sm:self-start" onClick={progress.cancel}>
+          Cancel upload
+        </Button>
+      )}
     </>
   );
 }
