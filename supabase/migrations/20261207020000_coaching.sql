@@ -254,12 +254,15 @@ begin
   return jsonb_build_object(
     'sessions', allowed, 'used', held, 'left', greatest(0, allowed - held),
     'minutes', coalesce(tier_row.minutes, 90),
-    'booking_url', case when allowed > 0 then tier_row.booking_url end
+    'booking_url', case when allowed > 0 then tier_row.booking_url end,
+    -- What the booking page is prefilled with.
+    'name', (select p.display_name from public.profiles p where p.id = me),
+    'email', (select u.email::text from auth.users u where u.id = me)
   );
 end
 $$;
 
-comment on function private.member_coaching() is 'The caller''s sessions, used, left, minutes and booking page (null without sessions).';
+comment on function private.member_coaching() is 'The caller''s sessions, used, left, minutes, booking page (null without sessions), and their name and e-mail to prefill it with.';
 revoke execute on function private.member_coaching() from public, anon, authenticated, service_role;
 grant execute on function private.member_coaching() to authenticated;
 

@@ -13,6 +13,7 @@ import { usePrepareDownload, useResourceFiles } from '../api/list-resource-files
 import type { FilesState } from '../lib/resource-files';
 import { isPlayable } from '../../../../supabase/functions/_shared/resource-types';
 import { isFirstSignIn } from '../lib/welcome';
+import { CoachingSection } from './coaching-section';
 import { MediaContext } from './media-context';
 import { ResourcesView } from './resources-view';
 import { useMemberMedia } from './use-member-media';
@@ -122,6 +123,9 @@ function SignedInResources({
         onSignedOut={onSignedOut}
         firstSignIn={firstSignIn}
         accountMenu={accountMenu}
+        coaching={
+          tier.status === 'ready' && isUnlocked(tier.data, 'accelerated') && <CoachingSection userId={userId} />
+        }
       />
     </MediaContext>
   );

@@ -32,6 +32,8 @@ export type ResourcesViewProps = {
   firstSignIn?: boolean;
   /** The account menu for the header (the route composes it; absent in isolation). */
   accountMenu?: ReactNode;
+  /** The member's coaching, under the greeting (for the bundles that include it). */
+  coaching?: ReactNode;
 };
 
 /** The /resources page for a signed-in user: plain props, no data fetching. */
@@ -43,6 +45,7 @@ export function ResourcesView({
   onFollowDownload,
   firstSignIn = false,
   accountMenu,
+  coaching,
 }: ResourcesViewProps) {
   const pending = tier.status === 'loading';
   // undefined while the tier could not be loaded: nothing is locked, nothing is sold.
@@ -54,6 +57,7 @@ export function ResourcesView({
 
       <main aria-busy={pending} className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-8 px-4 py-8 sm:px-6">
         <Welcome tier={tier} firstSignIn={firstSignIn} />
+        {coaching}
         <ResourceCards files={files} pending={pending} knownTier={knownTier} onFollowDownload={onFollowDownload} />
         {showsReadyForMore(knownTier) && <ReadyForMore />}
       </main>
