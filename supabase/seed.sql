@@ -85,3 +85,16 @@ insert into public.catalog_provider_ids (kind, provider_id, tier)
 select kind, 'REPLACE_ME_' || kind || '_' || tier, tier::public.tier
 from (values ('ebook'), ('foundation'), ('accelerated'), ('complete')) t (tier)
 cross join (values ('shopify_product'), ('stripe_price')) k (kind);
+
+-- Coaching: the booking pages of the two bundles that include sessions (a placeholder Cal.com
+-- page, to be replaced on /staff/catalog with the owner's own), and one session the demo
+-- Accelerated member has booked, as the booking webhook records it, three days from the seed.
+update public.coaching_allowances set booking_url = 'https://cal.com/yes-you-can-demo/coaching-90'
+where tier in ('accelerated', 'complete');
+
+insert into public.coaching_bookings
+  (provider, provider_booking_id, user_id, email, name, starts_at, ends_at, meeting_url, status)
+select 'calcom', 'demo-booking-1', u.id, u.email, 'Alex Accelerated',
+  date_trunc('hour', now()) + interval '3 days', date_trunc('hour', now()) + interval '3 days 90 minutes',
+  'https://cal.com/video/demo-booking-1', 'booked'
+from auth.users u where u.email = 'accelerated@example.com';
