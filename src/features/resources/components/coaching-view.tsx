@@ -106,7 +106,7 @@ function SessionList({
                 </a>
               )}
               {!upcoming && session.member_note && (
-                <p className="text-navy-800 mt-1 text-sm whitespace-pre-line">{session.member_note}</p>
+                <p className="text-navy-800 mt-1 text-sm">{session.member_note}</p>
               )}
             </li>
           ))}

@@ -66,20 +66,20 @@ export default function MediaPlayer(props: MediaPlayerProps) {
         </Button>
       </div>
       {item.kind === 'video' ? (
-        <div className="relative">
+        <div>
           {/* The track is there once the video's captions are loaded (a .vtt uploaded beside it). */}
           {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
           <video
             ref={(el) => void (mediaRef.current = el)}
             {...mediaProps}
-            className="aspect-video w-full rounded bg-black"
+            className="bg-navy-900 aspect-video w-full rounded"
           >
             {captions.url && <track kind="captions" src={captions.url} srcLang="en" label="English" default />}
           </video>
           {captions.on && captions.cue && (
             <p
               data-testid="caption"
-              className="absolute inset-x-2 bottom-2 rounded bg-black/80 px-2 py-1 text-center text-sm text-white sm:text-base"
+              className="bg-navy-900 rounded-b px-2 py-1 text-center text-sm text-white"
             >
               {captions.cue}
             </p>
@@ -427,14 +427,14 @@ function PlayerControls({
         <Button size="sm" onClick={() => skipBy(SKIP_SECONDS)} aria-label="Forward 15 seconds">
           +15 s
         </Button>
-        <label htmlFor={speedId} className="text-navy-900 ml-auto text-sm font-semibold">
+        <label htmlFor={speedId} className="text-navy-900 text-sm font-semibold">
           Speed
         </label>
         <select
           id={speedId}
           value={rate}
           onChange={(event) => onRateChange(Number(event.currentTarget.value) as PlaybackRate)}
-          className="border-navy-200 min-h-9 rounded-lg border bg-white px-2 text-sm"
+          className="border-navy-100 min-h-9 rounded-lg border bg-white px-2 text-sm"
         >
           {PLAYBACK_RATES.map((option) => (
             <option key={option} value={option}>
@@ -484,9 +484,9 @@ function SeekBar({ mediaRef, clock }: { mediaRef: RefObject<Media | null>; clock
           const el = mediaRef.current;
           if (el) el.currentTime = to;
         }}
-        className="accent-navy-800 w-full"
+        className="w-full"
       />
-      <div className="text-navy-800 flex justify-between text-sm tabular-nums" aria-hidden="true">
+      <div className="text-navy-800 flex justify-between text-sm" aria-hidden="true">
         <span>{formatTime(shown)}</span>
         <span>{formatTime(clock.duration)}</span>
       </div>
