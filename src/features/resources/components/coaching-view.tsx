@@ -105,9 +105,7 @@ function SessionList({
                   Join the session
                 </a>
               )}
-              {!upcoming && session.member_note && (
-                <p className="text-navy-800 mt-1 text-sm">{session.member_note}</p>
-              )}
+              {!upcoming && session.member_note && <p className="text-navy-800 mt-1 text-sm">{session.member_note}</p>}
             </li>
           ))}
         </ul>

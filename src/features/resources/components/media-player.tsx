@@ -77,10 +77,7 @@ export default function MediaPlayer(props: MediaPlayerProps) {
             {captions.url && <track kind="captions" src={captions.url} srcLang="en" label="English" default />}
           </video>
           {captions.on && captions.cue && (
-            <p
-              data-testid="caption"
-              className="bg-navy-900 rounded-b px-2 py-1 text-center text-sm text-white"
-            >
+            <p data-testid="caption" className="bg-navy-900 rounded-b px-2 py-1 text-center text-sm text-white">
               {captions.cue}
             </p>
           )}
