@@ -6,6 +6,7 @@ import { e2eEnv } from './env';
 import { admin, anonClient, expect, expectAccessible, signInAs, test } from './fixtures';
 import { pdfPageText } from '../supabase/functions/download/test-support';
 import { downloadLinkName } from './files';
+import { titleFromName } from '../src/features/resources/lib/resource-files';
 
 function unlockedCount(tier: Tier | null) {
   return tier === null ? 0 : resourceCards.filter((card) => tierRank(card.tier) <= tierRank(tier)).length;
@@ -36,13 +37,18 @@ for (const tier of tiers) {
     await expect(page.getByRole('link', { name: /^Unlock with / })).toHaveCount(
       resourceCards.length - unlockedCount(tier),
     );
-    const expectedFiles = resourceCards
+    const unlockedFiles = resourceCards
       .filter((card) => tierRank(card.tier) <= tierRank(tier))
       .flatMap((card) => card.sampleFiles);
+    // A video plays in the page and is not downloaded; its captions play with it.
+    const expectedFiles = unlockedFiles.filter((file) => !/\.(mp4|vtt)$/.test(file));
     for (const file of expectedFiles) {
       await expect(page.getByRole('link', { name: downloadLinkName(file) })).toBeVisible();
     }
     await expect(page.getByRole('link', { name: /^Download / })).toHaveCount(expectedFiles.length);
+    for (const video of unlockedFiles.filter((file) => file.endsWith('.mp4'))) {
+      await expect(page.getByRole('button', { name: `Play ${titleFromName(video)}` })).toBeVisible();
+    }
     await expect(page.getByText('Ready for More?')).toHaveCount(tier === 'complete' ? 0 : 1);
     if (tier === 'complete') await expectAccessible(page);
   });
