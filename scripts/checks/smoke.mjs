@@ -95,7 +95,7 @@ export const PUBLIC_TABLES = Object.freeze(['catalog_products']);
 export const WEBHOOK_PROVIDERS = Object.freeze(['shopify', 'stripe']);
 
 /** The Edge Functions asked for their secrets (each serves `…/<function>/secrets`). */
-export const SECRET_FUNCTIONS = Object.freeze(['purchase-webhook', 'account', 'download', 'count']);
+export const SECRET_FUNCTIONS = Object.freeze(['purchase-webhook', 'booking-webhook', 'account', 'download', 'count']);
 
 /** The environment variable the service-role key is read from. */
 export const SERVICE_ROLE_KEY_ENV = 'SUPABASE_SERVICE_ROLE_KEY';

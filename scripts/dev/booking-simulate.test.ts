@@ -1,0 +1,88 @@
+// `npm run booking:simulate` against a stand-in: the script's own command line (read from
+// package.json, with the pinned Deno binary), real signed deliveries, and the bookings they leave.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { denoExecutable } from '../../packages/supabase-stand-in/functions/service.mjs';
+import { serviceClient, startStandIn, uniqueEmail, type StandIn } from '../../packages/supabase-stand-in/tests/helpers';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const script = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: Record<string, string>;
+  }
+).scripts['booking:simulate'];
+
+let server: StandIn;
+beforeAll(async () => {
+  server = await startStandIn({ seedSampleFiles: false });
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+function simulate(...args: string[]): Promise<{ code: number; output: string }> {
+  const [command, ...scriptArgs] = (script ?? '').split(' ');
+  expect(command).toBe('deno');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    BOOKING_WEBHOOK_URL: `${server.url}/functions/v1/booking-webhook`,
+    NO_COLOR: '1',
+  };
+  delete env.CALCOM_WEBHOOK_SECRET;
+  delete env.CALENDLY_WEBHOOK_SIGNING_KEY;
+  return new Promise((resolve) => {
+    execFile(denoExecutable(), [...scriptArgs, ...args], { cwd: root, env }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+async function bookingsOf(email: string) {
+  const { data, error } = await serviceClient(server.url)
+    .from('coaching_bookings')
+    .select('provider, provider_booking_id, user_id, status')
+    .eq('email', email)
+    .order('provider_booking_id');
+  if (error) throw error;
+  return data;
+}
+
+describe('npm run booking:simulate', () => {
+  it(
+    'books, reschedules and cancels for either provider, matched by e-mail or by --member',
+    { timeout: 120_000 },
+    async () => {
+      const email = uniqueEmail('booker');
+      const { data, error } = await serviceClient(server.url).auth.admin.createUser({
+        email,
+        password: 'password123',
+        email_confirm: true,
+      });
+      if (error || !data.user) throw error ?? new Error('no user');
+      const id = data.user.id;
+
+      const booked = await simulate('--provider', 'calcom', '--event', 'created', '--email', email, '--member', id);
+      expect(booked.output).toContain('200 {"ok":true,"outcome":"recorded","event":"created","status":"booked"');
+      expect(booked.code).toBe(0);
+      const cancelled = await simulate('--provider', 'calcom', '--event', 'cancelled', '--email', email);
+      expect(cancelled.output).toContain('"status":"cancelled"');
+
+      await simulate('--provider', 'calendly', '--event', 'created', '--email', email);
+      const moved = await simulate('--provider', 'calendly', '--event', 'rescheduled', '--email', email);
+      expect(moved.code).toBe(0);
+      expect((await bookingsOf(email)).map(({ provider, user_id, status }) => [provider, user_id, status])).toEqual([
+        ['calendly', id, 'rescheduled'],
+        ['calendly', id, 'booked'],
+        ['calcom', id, 'cancelled'],
+      ]);
+    },
+  );
+
+  it('refuses an event it does not know, without sending anything', async () => {
+    const result = await simulate('--provider', 'calcom', '--event', 'noshow', '--email', 'a@b.c');
+    expect(result.code).toBe(2);
+    expect(result.output).toContain('--event must be created, cancelled or rescheduled');
+  });
+});
