@@ -1,10 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useLoaderData } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { isStaffQueryOptions } from '@/features/staff/api/is-staff';
 import { StaffMembersScreen } from '@/features/staff/components/members-screen';
 import { queryClient, QueryProvider } from '@/lib/query-client';
-import { prefetchGate, requireUserId } from '../loaders';
+import { staffLoader } from './staff-gate';
 
 /**
  * The gate for /staff/members: no session, to sign in (and back here afterwards); else the
@@ -12,11 +11,7 @@ import { prefetchGate, requireUserId } from '../loaders';
  * the database's (the members functions raise 42501 for them).
  */
 export function staffMembersLoader(client: QueryClient) {
-  return async () => {
-    const userId = await requireUserId(paths.staffMembers);
-    await prefetchGate(client, isStaffQueryOptions(userId));
-    return { userId };
-  };
+  return staffLoader(client, paths.staffMembers);
 }
 
 export const loader = staffMembersLoader(queryClient);
