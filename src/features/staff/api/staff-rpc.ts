@@ -39,7 +39,12 @@ type StaffFunction =
   | 'staff_save_product'
   | 'staff_map_provider_id'
   | 'staff_dashboard'
-  | 'staff_mail_status';
+  | 'staff_mail_status'
+  | 'staff_member_coaching'
+  | 'staff_adjust_coaching'
+  | 'staff_save_booking_notes'
+  | 'staff_assign_booking'
+  | 'staff_save_coaching';
 type StaffArgs<F extends StaffFunction> = Database['public']['Functions'][F]['Args'];
 
 /**

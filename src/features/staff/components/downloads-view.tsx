@@ -1,11 +1,8 @@
-import type { ReactNode } from 'react';
-import { RetryButton } from '@/components/ui/retry-button';
 import { ScrollTable } from '@/components/ui/scroll-table';
-import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/error-message';
 import type { ReadState } from '@/lib/read-state';
 import type { DownloadFlag, FileTotal, MemberDownload, MemberPlace } from '../api/downloads';
 import { formatDateTime } from '../lib/members';
+import { Read } from './staff-read';
 
 export type DownloadLimits = { perDay: number; addresses: number };
 
@@ -18,23 +15,6 @@ export function flagReasons(flag: Pick<DownloadFlag, 'downloads' | 'addresses'>,
 }
 
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** Loading, error with a retry, or the data: the same three states every staff read shows. */
-function Read<T>({ read, what, children }: { read: ReadState<T>; what: string; children: (data: T) => ReactNode }) {
-  if (read.status === 'loading') {
-    return <Spinner label={read.retrying ? `Still loading ${what}...` : `Loading ${what}...`} className="py-4" />;
-  }
-  if (read.status === 'error') {
-    return (
-      <div role="alert" className="flex flex-col items-start gap-2 py-2">
-        <p className="text-navy-900 font-semibold">We couldn&apos;t load {what}.</p>
-        <p className="text-navy-800 text-sm">{errorMessage(read.error)}</p>
-        <RetryButton retry={read.retry} retrying={read.retrying} />
-      </div>
-    );
-  }
-  return children(read.data);
-}
 
 /**
  * /staff/members: members whose downloads look like sharing (past a limit in the last 24 hours),

@@ -13,6 +13,7 @@ import { downloadTextFile } from '../lib/download';
 import { membersCsv, membersCsvFilename } from '../lib/members-csv';
 import { StaffCheckFailedView, StaffOnlyView } from './admin-upload-view';
 import { DownloadsOverview, MemberDownloads, MemberPlaces } from './downloads';
+import { MemberCoaching } from './member-coaching';
 import { MemberDetailView } from './member-detail-view';
 import { StaffMembersView, type ChosenMember } from './members-view';
 import { WaitingInvitations } from './waiting-invitations';
@@ -101,6 +102,7 @@ function MemberPanel({ member, onClose }: { member: ChosenMember; onClose: () =>
         }}
         onErased={onClose}
       />
+      <MemberCoaching userId={member.userId} email={member.email} />
       <MemberPlaces userId={member.userId} email={member.email} />
       <MemberDownloads userId={member.userId} email={member.email} />
     </>

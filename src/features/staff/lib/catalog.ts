@@ -57,7 +57,7 @@ const auditSchema = z.object({
   changed_at: z.string(),
   changed_by_email: z.string().nullable(),
   tier,
-  what: z.enum(['product', 'provider_id']),
+  what: z.enum(['product', 'provider_id', 'coaching']),
   operation: z.enum(['insert', 'update', 'delete']),
   /** "field: old → new; …", computed by the database (private.catalog_audit_changes). */
   changes: z.string().nullable(),
@@ -95,7 +95,8 @@ export function centsToDollars(cents: number | null): string {
 
 /** The one player the site's Content-Security-Policy frames (scripts/build/security-headers.mjs). */
 const videoEmbed = /^https:\/\/www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]{1,100}$/;
-const httpsUrl = /^https:\/\/[^\s/?#@]+\.[^\s/?#@]+(\/\S*)?$/;
+/** An https link as the catalog tables' check constraints accept it. */
+export const httpsUrl = /^https:\/\/[^\s/?#@]+\.[^\s/?#@]+(\/\S*)?$/;
 const priceMessage = 'must be an amount in dollars and cents, like 49 or 24.95';
 const videoMessage = 'The sales video must be a YouTube embed link: https://www.youtube-nocookie.com/embed/<video id>';
 
