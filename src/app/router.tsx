@@ -111,6 +111,12 @@ export const routes: RouteObject[] = [
             lazy: () => import('./routes/staff').then((m) => m.staffMembers),
           },
           {
+            path: paths.staffSessions,
+            handle: page({ title: 'Sessions' }),
+            HydrateFallback: routeFallback('Checking access...'),
+            lazy: () => import('./routes/staff').then((m) => m.staffSessions),
+          },
+          {
             path: '*',
             handle: page({ title: 'Page not found' }),
             HydrateFallback: Loading,

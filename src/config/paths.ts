@@ -15,6 +15,8 @@ export const paths = {
   staff: '/staff',
   staffCatalog: '/staff/catalog',
   staffMembers: '/staff/members',
+  /** Every upcoming coaching session, and the bookings that matched no member. */
+  staffSessions: '/staff/sessions',
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];

@@ -87,6 +87,7 @@ describe('AccountMenuView', () => {
     expect(within(menu).getByRole('menuitem', { name: 'Catalog' })).toHaveAttribute('href', '/staff/catalog');
     expect(within(menu).getByRole('menuitem', { name: 'Upload Resources' })).toHaveAttribute('href', '/admin-upload');
     expect(within(menu).getByRole('menuitem', { name: 'Members' })).toHaveAttribute('href', '/staff/members');
+    expect(within(menu).getByRole('menuitem', { name: 'Sessions' })).toHaveAttribute('href', '/staff/sessions');
   });
 
   it('says No name set and uses the e-mail initial without a display name', async () => {

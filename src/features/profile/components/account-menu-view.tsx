@@ -156,6 +156,9 @@ function AccountDropdown({
             <DropdownMenuItem asChild>
               <Link to={paths.staffMembers}>Members</Link>
             </DropdownMenuItem>
+            <DropdownMenuItem asChild>
+              <Link to={paths.staffSessions}>Sessions</Link>
+            </DropdownMenuItem>
           </>
         )}
         <DropdownMenuItem disabled={!known} onSelect={onEdit}>

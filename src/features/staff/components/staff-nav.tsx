@@ -6,6 +6,7 @@ const links = [
   { to: paths.staff, label: 'Dashboard' },
   { to: paths.staffCatalog, label: 'Catalog' },
   { to: paths.staffMembers, label: 'Members' },
+  { to: paths.staffSessions, label: 'Sessions' },
   { to: paths.adminUpload, label: 'Upload Resources' },
   { to: paths.home, label: 'Home' },
 ] as const;
