@@ -1,8 +1,10 @@
 import { paths } from '@/config/paths';
 import { useMapProviderId, useSaveProduct, useStaffCatalog } from '../api/catalog';
+import { useCoachingAllowances, useSaveCoaching } from '../api/coaching-allowances';
 import { isStaffRefusal } from '../api/staff-rpc';
 import { StaffOnlyView } from './admin-upload-view';
 import { CatalogView } from './catalog-view';
+import { CoachingCatalogView } from './coaching-catalog-view';
 import { StaffScreen } from './staff-screen';
 
 const task = 'Editing the catalog';
@@ -20,6 +22,8 @@ function CatalogPage() {
   const catalog = useStaffCatalog();
   const save = useSaveProduct();
   const map = useMapProviderId();
+  const allowances = useCoachingAllowances();
+  const saveCoaching = useSaveCoaching();
   if (catalog.status === 'error' && isStaffRefusal(catalog.error))
     return <StaffOnlyView signedIn task={task} path={paths.staffCatalog} />;
   return (
@@ -27,6 +31,13 @@ function CatalogPage() {
       catalog={catalog}
       onSave={(tier, data) => save.mutateAsync({ tier, data })}
       onMap={(kind, id, tier) => map.mutateAsync({ kind, id, tier })}
+      coaching={(products) => (
+        <CoachingCatalogView
+          allowances={allowances}
+          names={Object.fromEntries(products.map((product) => [product.tier, product.name]))}
+          onSave={(tier, data) => saveCoaching.mutateAsync({ tier, data })}
+        />
+      )}
     />
   );
 }

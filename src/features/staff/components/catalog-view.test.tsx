@@ -111,3 +111,37 @@ describe('CatalogView', () => {
     expect(await screen.findByText('prod_f now grants Foundation Builder: 1 sale granted')).toBeInTheDocument();
   });
 });
+
+describe('CatalogView: coaching', () => {
+  it('puts the coaching section under the products, and lists coaching changes as such', () => {
+    const audited: StaffCatalog = {
+      ...catalog,
+      audit: [
+        {
+          id: 7,
+          changed_at: '2026-12-01T10:00:00Z',
+          changed_by_email: 'staff@example.com',
+          tier: 'accelerated',
+          what: 'coaching',
+          operation: 'update',
+          changes: 'sessions: 2 → 3',
+        },
+      ],
+    };
+    render(
+      <MemoryRouter>
+        <CatalogView
+          catalog={{ status: 'ready', data: audited, refreshFailed: false, retrying: false, retry: () => undefined }}
+          onSave={vi.fn()}
+          onMap={vi.fn()}
+          coaching={(products) => <p>coaching for {products.map((p) => p.name).join(', ')}</p>}
+        />
+      </MemoryRouter>,
+    );
+    expect(screen.getByText('coaching for Yes, You Can! ebook, Foundation Builder')).toBeInTheDocument();
+    const changes = screen.getByRole('table', { name: 'Catalog changes, newest first' });
+    expect(within(changes).getByRole('row', { name: /staff@example.com/ })).toHaveTextContent(
+      'coaching: sessions: 2 → 3',
+    );
+  });
+});

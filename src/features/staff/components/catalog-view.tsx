@@ -1,9 +1,10 @@
+import type { ReactNode } from 'react';
 import { RetryButton } from '@/components/ui/retry-button';
 import { ScrollTable } from '@/components/ui/scroll-table';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/error-message';
 import type { ReadState } from '@/lib/read-state';
-import type { CatalogAuditRow, StaffCatalog } from '../lib/catalog';
+import type { CatalogAuditRow, CatalogProduct, StaffCatalog } from '../lib/catalog';
 import { formatDateTime } from '../lib/members';
 import { ProductForm, type SaveProduct } from './product-form';
 import { StaffNav } from './staff-nav';
@@ -13,10 +14,12 @@ export type CatalogViewProps = {
   catalog: ReadState<StaffCatalog>;
   onSave: SaveProduct;
   onMap: MapProviderId;
+  /** The coaching section, under the products (it reads and saves on its own). */
+  coaching?: (products: readonly CatalogProduct[]) => ReactNode;
 };
 
-/** /staff/catalog: the products as the public pages show them, unmatched sales, and the audit. */
-export function CatalogView({ catalog, onSave, onMap }: CatalogViewProps) {
+/** /staff/catalog: the products as the public pages show them, unmatched sales, coaching, and the audit. */
+export function CatalogView({ catalog, onSave, onMap, coaching }: CatalogViewProps) {
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6">
       <header className="flex flex-col gap-3">
@@ -40,12 +43,19 @@ export function CatalogView({ catalog, onSave, onMap }: CatalogViewProps) {
           <RetryButton retry={catalog.retry} retrying={catalog.retrying} variant="gold" size="md" />
         </div>
       )}
-      {catalog.status === 'ready' && <CatalogSections data={catalog.data} onSave={onSave} onMap={onMap} />}
+      {catalog.status === 'ready' && (
+        <CatalogSections data={catalog.data} onSave={onSave} onMap={onMap} coaching={coaching} />
+      )}
     </main>
   );
 }
 
-function CatalogSections({ data, onSave, onMap }: { data: StaffCatalog } & Omit<CatalogViewProps, 'catalog'>) {
+function CatalogSections({
+  data,
+  onSave,
+  onMap,
+  coaching,
+}: { data: StaffCatalog } & Omit<CatalogViewProps, 'catalog'>) {
   return (
     <>
       <UnmatchedSales count={data.unmatched_count} sales={data.unmatched} products={data.products} onMap={onMap} />
@@ -59,10 +69,18 @@ function CatalogSections({ data, onSave, onMap }: { data: StaffCatalog } & Omit<
           </div>
         ))}
       </section>
+      {coaching?.(data.products)}
       <CatalogAudit rows={data.audit} />
     </>
   );
 }
+
+/** What an audit row changed, before its fields: a product's own need no word. */
+const auditPrefix: Record<CatalogAuditRow['what'], (operation: string) => string> = {
+  product: () => '',
+  provider_id: (operation) => `provider id ${operation}: `,
+  coaching: () => 'coaching: ',
+};
 
 function CatalogAudit({ rows }: { rows: readonly CatalogAuditRow[] }) {
   return (
@@ -83,7 +101,7 @@ function CatalogAudit({ rows }: { rows: readonly CatalogAuditRow[] }) {
             <td className="px-3 py-2">{row.changed_by_email ?? 'SQL'}</td>
             <td className="px-3 py-2">{row.tier}</td>
             <td className="px-3 py-2">
-              {row.what === 'provider_id' ? `provider id ${row.operation}: ` : ''}
+              {auditPrefix[row.what](row.operation)}
               {row.changes ?? ''}
             </td>
           </tr>
