@@ -1,11 +1,16 @@
 import { lazy, Suspense, useState } from 'react';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
+import { useCoachingAllowances } from '../api/coaching-allowances';
 import { useDashboard } from '../api/dashboard';
+import { useCoachingAttention } from '../api/sessions';
 import { isStaffRefusal } from '../api/staff-rpc';
 import { useVisits } from '../api/visits';
+import { useWebhookStatus } from '../api/webhook-status';
+import { providersWithoutSecret, type WebhookProvider } from '../lib/coaching';
 import { DEFAULT_VISIT_PERIOD, type VisitPeriod } from '../lib/visits';
 import { StaffOnlyView } from './admin-upload-view';
+import { CoachingAttentionView } from './coaching-attention-view';
 import { DashboardView } from './dashboard-view';
 import { StaffScreen } from './staff-screen';
 import { VisitsView } from './visits-view';
@@ -34,6 +39,7 @@ function DashboardPage() {
     <DashboardView
       dashboard={dashboard}
       visits={<VisitsView visits={visits} days={visitDays} onDaysChange={setVisitDays} />}
+      attention={<CoachingAttention />}
       visitorsPerDay={visits.status === 'ready' ? visits.data.chart : undefined}
       chart={(rows) => (
         <Suspense fallback={<Spinner label="Loading the chart..." className="h-72" />}>
@@ -42,4 +48,19 @@ function DashboardPage() {
       )}
     />
   );
+}
+
+/**
+ * The coaching's items of "Needs attention". The webhook's providers are judged once both its
+ * answer and the booking pages are in; a failed ask says nothing (the cache logs it).
+ */
+function CoachingAttention() {
+  const counts = useCoachingAttention();
+  const webhook = useWebhookStatus();
+  const allowances = useCoachingAllowances();
+  const unrecorded: WebhookProvider[] =
+    webhook.status === 'ready' && allowances.status === 'ready'
+      ? providersWithoutSecret(webhook.data, allowances.data)
+      : [];
+  return <CoachingAttentionView counts={counts} unrecorded={unrecorded} />;
 }

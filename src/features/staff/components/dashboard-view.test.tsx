@@ -1,4 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import type { StaffDashboard } from '../lib/dashboard';
@@ -20,7 +21,7 @@ const dashboard = (
   mail_status: mailStatus,
 });
 
-function renderReady(data: StaffDashboard) {
+function renderReady(data: StaffDashboard, attention?: ReactNode) {
   render(
     <MemoryRouter>
       <DashboardView
@@ -31,6 +32,7 @@ function renderReady(data: StaffDashboard) {
           retrying: false,
           retry: () => {},
         }}
+        attention={attention}
       />
     </MemoryRouter>,
   );
@@ -143,5 +145,17 @@ describe('DashboardView: invitations through Auth', () => {
   it('says nothing before the webhook first reported', () => {
     renderReady(dashboard([], [], { invites_via_auth: null, since: null, last_seen: null }));
     expect(notice()).not.toBeInTheDocument();
+  });
+});
+
+describe('DashboardView: more items of Needs attention', () => {
+  it('shows them after the sales', () => {
+    renderReady(dashboard([]), <a href="/staff/sessions">2 Unmatched bookings to assign to a member</a>);
+    const links = within(screen.getByRole('region', { name: 'Needs attention' })).getAllByRole('link');
+    expect(links.map((link) => link.textContent)).toEqual([
+      '0Buyers waiting for their invitation',
+      '0Unmatched sales to map to a product',
+      '2 Unmatched bookings to assign to a member',
+    ]);
   });
 });

@@ -32,10 +32,12 @@ export type DashboardViewProps = {
   visits?: ReactNode;
   /** Visitors per day over the same 90 days, added to the chart and its table once loaded. */
   visitorsPerDay?: readonly VisitorDay[];
+  /** More items of "Needs attention" (the coaching's), each read on its own. */
+  attention?: ReactNode;
 };
 
 /** /staff: the owner's figures at a glance, computed by the database in the owner's time zone. */
-export function DashboardView({ dashboard, chart, visits, visitorsPerDay }: DashboardViewProps) {
+export function DashboardView({ dashboard, chart, visits, visitorsPerDay, attention }: DashboardViewProps) {
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6">
       <header className="flex flex-col gap-3">
@@ -56,7 +58,13 @@ export function DashboardView({ dashboard, chart, visits, visitorsPerDay }: Dash
         </div>
       )}
       {dashboard.status === 'ready' && (
-        <Figures data={dashboard.data} chart={chart} visits={visits} visitorsPerDay={visitorsPerDay} />
+        <Figures
+          data={dashboard.data}
+          chart={chart}
+          visits={visits}
+          visitorsPerDay={visitorsPerDay}
+          attention={attention}
+        />
       )}
     </main>
   );
@@ -67,7 +75,8 @@ function Figures({
   chart,
   visits,
   visitorsPerDay,
-}: { data: StaffDashboard } & Pick<DashboardViewProps, 'chart' | 'visits' | 'visitorsPerDay'>) {
+  attention,
+}: { data: StaffDashboard } & Pick<DashboardViewProps, 'chart' | 'visits' | 'visitorsPerDay' | 'attention'>) {
   const rows = withVisitors(chartRows(data), visitorsPerDay);
   const charted = visitorsPerDay ? 'Sales and visitors' : 'Sales';
   return (
@@ -80,6 +89,7 @@ function Figures({
         unmatched={data.unmatched_sales}
         unstampable={data.unstampable_files}
         mailStatus={data.mail_status}
+        more={attention}
       />
       <section aria-labelledby="sales-title" className="rounded-xl bg-white p-4 shadow-sm sm:p-6">
         <h2 id="sales-title" className="text-navy-900 text-xl font-semibold">
@@ -125,11 +135,13 @@ function Attention({
   unmatched,
   unstampable,
   mailStatus,
+  more,
 }: {
   waiting: number;
   unmatched: number;
   unstampable: readonly UnstampableFile[];
   mailStatus: MailStatus;
+  more: ReactNode;
 }) {
   return (
     <section aria-label="Needs attention" className="grid gap-4 sm:grid-cols-2">
@@ -141,6 +153,7 @@ function Attention({
         <span className="text-navy-900 block text-3xl font-bold">{unmatched}</span>
         <span className="text-navy-800">Unmatched sales to map to a product</span>
       </Link>
+      {more}
       {mailStatus.invites_via_auth === true && <InvitesThroughAuth status={mailStatus} />}
       {unstampable.length > 0 && <UnstampableFiles files={unstampable} />}
     </section>
