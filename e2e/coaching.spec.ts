@@ -105,3 +105,37 @@ test('the count keeps itself from Cal.com and Calendly deliveries', async ({ pag
   expect(await deliver(await calcomRequest(forged, { secret: 'not-the-secret' }))).toBe(401);
   expect(await bookingRows(member.id)).toEqual(['booked', 'cancelled', 'rescheduled']);
 });
+
+test('a booking under an unknown e-mail waits for staff, who assign it to the member', async ({
+  page,
+  browser,
+  makeUser,
+  baseURL,
+}) => {
+  const member = await makeUser({ tier: 'accelerated' });
+  const staff = await makeUser({ staff: true });
+  // Booked with another address and without the member's link: nothing ties it to them.
+  const who = `Booked Elsewhere ${randomUUID().slice(0, 8)}`;
+  const stranger = { id: 'not-a-member', email: `e2e-${randomUUID()}@elsewhere.example` };
+  const body = calcomBooking('BOOKING_CREATED', `e2e-${randomUUID()}`, stranger, new Date(Date.now() + 86_400_000));
+  (body.payload.attendees as { name: string }[])[0]!.name = who;
+  expect(await deliver(await calcomRequest(body, { secret: calcomSecret }))).toBe(200);
+
+  await signInAs(page, staff);
+  await page.goto('/staff/sessions');
+  const unmatched = page.getByRole('region', { name: 'Unmatched bookings' });
+  const form = unmatched.getByRole('form', { name: `Assign the booking of ${who}` });
+  await expect(form).toBeVisible();
+  await expectAccessible(page);
+  await form.getByLabel('Member’s e-mail').fill(member.email);
+  await form.getByRole('button', { name: 'Assign to a member' }).click();
+  await expect(page.getByText(`Booking assigned to ${member.email}`)).toBeVisible();
+  await expect(unmatched.getByRole('form', { name: `Assign the booking of ${who}` })).toHaveCount(0);
+
+  const memberContext = await browser.newContext({ baseURL, locale: 'en-US', timezoneId: timeZone });
+  const memberPage = await memberContext.newPage();
+  await signInAs(memberPage, member);
+  await memberPage.goto('/resources');
+  await expect(memberPage.getByRole('region', { name: 'Your coaching' })).toContainText('1 of 2 sessions left');
+  await memberContext.close();
+});
