@@ -1,10 +1,12 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Button } from '@/components/ui/button';
 import { cardProgress, resumePosition, type MediaItem } from '../lib/media-progress';
 import { useMediaControls } from './media-context';
 
-// The player comes in its own chunk, fetched when a member first presses Play or Continue.
-const MediaPlayer = lazy(() => import('./media-player'));
+// The player comes in its own chunk, fetched once a card with audio or video is on the page
+// (a members' page only), so a tap on Play waits for no download of code.
+const loadPlayer = () => import('./media-player');
+const MediaPlayer = lazy(loadPlayer);
 
 /**
  * A card's audio and video: how many the member has finished ("3 of 6 listened"), a button to
@@ -12,6 +14,10 @@ const MediaPlayer = lazy(() => import('./media-player'));
  */
 export function CardMedia({ cardTitle, items }: { cardTitle: string; items: readonly MediaItem[] }) {
   const media = useMediaControls();
+  const hasMedia = media !== null && items.length > 0;
+  useEffect(() => {
+    if (hasMedia) void loadPlayer().catch(() => {});
+  }, [hasMedia]);
   if (!media || items.length === 0) return null;
   const summary = cardProgress(items, media.progress);
   const open = media.open && items.some((item) => item.path === media.open?.path) ? media.open : null;

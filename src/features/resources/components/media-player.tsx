@@ -41,6 +41,8 @@ export default function MediaPlayer(props: MediaPlayerProps) {
   usePlaceSaving(mediaRef, item.path, props.onProgress, props.onLeave);
   useMediaSession(mediaRef, item.title, props.cardTitle);
   const captions = useCaptions(mediaRef, item.captionsPath, props.getLink);
+  // Last, so the place is saved (above) before the element lets go of the file.
+  useStopOnClose(mediaRef);
 
   useEffect(() => {
     if (mediaRef.current) mediaRef.current.playbackRate = rate;
@@ -77,7 +79,7 @@ export default function MediaPlayer(props: MediaPlayerProps) {
             {captions.url && <track kind="captions" src={captions.url} srcLang="en" label="English" default />}
           </video>
           {captions.on && captions.cue && (
-            <p data-testid="caption" className="bg-navy-900 rounded-b px-2 py-1 text-center text-sm text-white">
+            <p data-testid="caption" className="bg-navy-900 rounded px-2 py-1 text-center text-sm text-white">
               {captions.cue}
             </p>
           )}
@@ -108,6 +110,20 @@ export default function MediaPlayer(props: MediaPlayerProps) {
       )}
     </section>
   );
+}
+
+/** A closed player stops reading: without this the element goes on downloading the file. */
+function useStopOnClose(mediaRef: RefObject<Media | null>) {
+  useEffect(() => {
+    const media = mediaRef.current;
+    return () => {
+      // Still in the page: React's development re-run of effects, not a close.
+      if (!media || media.isConnected) return;
+      media.pause();
+      media.removeAttribute('src');
+      media.load();
+    };
+  }, [mediaRef]);
 }
 
 type LinkState = {

@@ -233,7 +233,7 @@ function DownloadList({
           }
           return (
             <li key={file.name}>
-              <div className="flex items-stretch gap-2">
+              <div className="flex gap-2">
                 <DownloadLink
                   file={file}
                   details={details}

@@ -5,6 +5,7 @@ import { useAuth } from '@/lib/auth-provider';
 import { errorMessage } from '@/lib/error-message';
 import {
   getPlayLink,
+  type PlayLink,
   mediaProgressQueryOptions,
   playbackRateQueryOptions,
   savePlaybackRate,
@@ -29,7 +30,24 @@ export function useMemberMedia(userId: string, hasMedia: boolean): MediaControls
   }, [session, userId]);
   const progress = useQuery({ ...mediaProgressQueryOptions(userId), enabled: hasMedia });
   const rate = useQuery({ ...playbackRateQueryOptions(userId), enabled: hasMedia });
-  const [open, setOpen] = useState<MediaItem | null>(null);
+  const [open, setOpenItem] = useState<MediaItem | null>(null);
+  // Links asked for at the tap, while the player's chunk loads and mounts: the player takes its
+  // first link from here rather than asking only once it is on the page.
+  const early = useRef(new Map<string, Promise<PlayLink>>());
+  const setOpen = useCallback((item: MediaItem | null) => {
+    for (const path of item ? [item.path, item.captionsPath] : []) {
+      if (!path || early.current.has(path)) continue;
+      const link = getPlayLink(path);
+      link.catch(() => {}); // the player reports a failure when it takes the link
+      early.current.set(path, link);
+    }
+    setOpenItem(item);
+  }, []);
+  const getLink = useCallback((path: string) => {
+    const link = early.current.get(path);
+    early.current.delete(path);
+    return link ?? getPlayLink(path);
+  }, []);
 
   const onRateChange = useCallback(
     (next: PlaybackRate) => {
@@ -52,12 +70,12 @@ export function useMemberMedia(userId: string, hasMedia: boolean): MediaControls
       progress: progress.data ?? [],
       rate: rate.data ?? 1,
       onRateChange,
-      getLink: getPlayLink,
+      getLink,
       onProgress,
       onLeave,
       open,
       setOpen,
     }),
-    [progress.data, rate.data, onRateChange, onProgress, onLeave, open],
+    [progress.data, rate.data, onRateChange, getLink, onProgress, onLeave, open, setOpen],
   );
 }

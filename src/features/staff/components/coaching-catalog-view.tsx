@@ -97,7 +97,7 @@ function CoachingForm({
     <Form state={form} onSubmit={submit} noValidate aria-label={`Coaching for ${name}`} className="flex flex-col gap-4">
       <h3 className="text-navy-900 text-lg font-semibold">{name}</h3>
       <FormAlert message={form.error} />
-      <fieldset disabled={form.isBusy} className="grid gap-4 sm:grid-cols-[10rem_10rem_1fr]">
+      <fieldset disabled={form.isBusy} className="grid gap-4 sm:grid-cols-3">
         <Field id={`${id}-sessions`} label="Sessions" error={form.fieldErrors.sessions} hint="0 to 100; 0: none">
           <Input name="sessions" type="number" min={0} max={100} step={1} defaultValue={allowance.sessions} />
         </Field>

@@ -121,7 +121,7 @@ function AdjustForm({ email, onAdjust }: Pick<MemberCoachingViewProps, 'email' |
         Give or take sessions
       </h3>
       <FormAlert message={form.error} />
-      <fieldset disabled={form.isBusy} className="grid gap-3 sm:grid-cols-[12rem_1fr]">
+      <fieldset disabled={form.isBusy} className="grid gap-3 sm:grid-cols-[auto_1fr]">
         <Field
           id="adjust-coaching-delta"
           label="Sessions to give or take"

@@ -101,7 +101,7 @@ function AssignForm({ bookingId, who, onAssign }: { bookingId: string; who: stri
       className="flex flex-col gap-2"
     >
       <FormAlert message={form.error} />
-      <div className="grid gap-2 sm:grid-cols-[1fr_auto] sm:items-end">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <Field id={`${id}-email`} label="Member’s e-mail" error={form.fieldErrors.email}>
           <Input name="email" type="email" autoComplete="off" spellCheck={false} disabled={form.isBusy} />
         </Field>
