@@ -306,7 +306,10 @@ describe('privileges', () => {
       ['private.purchases_before_update()', false],
       ['private.purchases_need_invitation()', true],
       ['private.recompute_user_tier(uuid,text,text,boolean)', true],
-      ['private.record_booking(text,text,text,text,text,text,text,timestamp with time zone,timestamp with time zone,text,timestamp with time zone)', true],
+      [
+        'private.record_booking(text,text,text,text,text,text,text,timestamp with time zone,timestamp with time zone,text,timestamp with time zone)',
+        true,
+      ],
       ['private.record_catalog_refund(text,text,text,timestamp with time zone,jsonb)', true],
       ['private.record_catalog_sale(text,text,text,text,jsonb,bigint,text,timestamp with time zone)', true],
       ['private.record_purchase(text,text,text,text,text,tier,bigint,text,timestamp with time zone)', true],
