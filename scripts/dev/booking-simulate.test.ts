@@ -1,18 +1,8 @@
 // `npm run booking:simulate` against a stand-in: the script's own command line (read from
 // package.json, with the pinned Deno binary), real signed deliveries, and the bookings they leave.
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { denoExecutable } from '../../packages/supabase-stand-in/functions/service.mjs';
 import { serviceClient, startStandIn, uniqueEmail, type StandIn } from '../../packages/supabase-stand-in/tests/helpers';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const script = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    scripts: Record<string, string>;
-  }
-).scripts['booking:simulate'];
+import { runDenoScript } from './run-deno-script';
 
 let server: StandIn;
 beforeAll(async () => {
@@ -23,20 +13,12 @@ afterAll(async () => {
 });
 
 function simulate(...args: string[]): Promise<{ code: number; output: string }> {
-  const [command, ...scriptArgs] = (script ?? '').split(' ');
-  expect(command).toBe('deno');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    BOOKING_WEBHOOK_URL: `${server.url}/functions/v1/booking-webhook`,
-    NO_COLOR: '1',
-  };
-  delete env.CALCOM_WEBHOOK_SECRET;
-  delete env.CALENDLY_WEBHOOK_SIGNING_KEY;
-  return new Promise((resolve) => {
-    execFile(denoExecutable(), [...scriptArgs, ...args], { cwd: root, env }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
-    );
-  });
+  return runDenoScript(
+    'booking:simulate',
+    args,
+    { BOOKING_WEBHOOK_URL: `${server.url}/functions/v1/booking-webhook` },
+    ['CALCOM_WEBHOOK_SECRET', 'CALENDLY_WEBHOOK_SIGNING_KEY'],
+  );
 }
 
 async function bookingsOf(email: string) {

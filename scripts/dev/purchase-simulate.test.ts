@@ -1,19 +1,9 @@
 // `npm run purchase:simulate` against a stand-in: the script's own command line (read from
 // package.json, with the pinned Deno binary), a real signed delivery, and the tier it results in.
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tiers } from '../../src/content/tiers';
-import { denoExecutable } from '../../packages/supabase-stand-in/functions/service.mjs';
 import { serviceClient, startStandIn, uniqueEmail, type StandIn } from '../../packages/supabase-stand-in/tests/helpers';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const script = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    scripts: Record<string, string>;
-  }
-).scripts['purchase:simulate'];
+import { runDenoScript } from './run-deno-script';
 
 let server: StandIn;
 beforeAll(async () => {
@@ -24,20 +14,12 @@ afterAll(async () => {
 });
 
 function simulate(...args: string[]): Promise<{ code: number; output: string }> {
-  const [command, ...scriptArgs] = (script ?? '').split(' ');
-  expect(command).toBe('deno');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PURCHASE_WEBHOOK_URL: `${server.url}/functions/v1/purchase-webhook`,
-    NO_COLOR: '1',
-  };
-  delete env.SHOPIFY_WEBHOOK_SECRET;
-  delete env.STRIPE_WEBHOOK_SECRET;
-  return new Promise((resolve) => {
-    execFile(denoExecutable(), [...scriptArgs, ...args], { cwd: root, env }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
-    );
-  });
+  return runDenoScript(
+    'purchase:simulate',
+    args,
+    { PURCHASE_WEBHOOK_URL: `${server.url}/functions/v1/purchase-webhook` },
+    ['SHOPIFY_WEBHOOK_SECRET', 'STRIPE_WEBHOOK_SECRET'],
+  );
 }
 
 async function tierOf(userId: string): Promise<string | null> {
