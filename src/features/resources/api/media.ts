@@ -1,6 +1,6 @@
-import { FunctionsHttpError } from '@supabase/supabase-js';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { parseEnv } from '@/config/env';
+import { preflight } from '@/lib/preflight';
 import { supabase } from '@/lib/supabase';
 import { DownloadRefused } from '../lib/download-refused';
 import type { PlaybackRate, Progress } from '../lib/media-progress';
@@ -19,22 +19,45 @@ export type PlayLink = { url: string; expiresIn: number };
  * resources bucket (or a video's captions): the same checks as a download, logged once a day.
  */
 export async function getPlayLink(path: string): Promise<PlayLink> {
-  const { data, error } = await supabase.functions.invoke<{ url: string; expires_in: number }>(
-    `download?play=1&path=${encodeURIComponent(path)}`,
-    { method: 'GET', headers: { Accept: 'application/json' } },
-  );
-  if (error instanceof FunctionsHttpError) {
-    const response = error.context as Response;
-    const answer = (await response.json().catch(() => null)) as { error?: string; message?: string } | null;
+  const { data: session } = await supabase.auth.getSession();
+  const token = session.session?.access_token;
+  if (!token) throw new DownloadRefused('Please sign in again to play this file.', 'unauthorized', 401);
+  const response = await fetch(...playLinkRequest(path, token)).catch(() => null);
+  const answer = (await response?.json().catch(() => null)) as {
+    url?: string;
+    expires_in?: number;
+    error?: string;
+    message?: string;
+  } | null;
+  if (response && !response.ok) {
     throw new DownloadRefused(
       answer?.message ?? 'This file could not be played. Please try again.',
       answer?.error ?? 'unknown',
       response.status,
     );
   }
-  if (error) throw error;
-  if (!data?.url) throw new Error('This file could not be played. Please try again.');
-  return { url: data.url, expiresIn: data.expires_in };
+  if (!answer?.url) throw new Error('This file could not be played. Please try again.');
+  return { url: answer.url, expiresIn: answer.expires_in ?? 0 };
+}
+
+/** GET download?play=1 as supabase-js's functions.invoke sends it, with the given token. */
+function playLinkRequest(path: string, token: string): [string, RequestInit & { headers: Record<string, string> }] {
+  const { VITE_SUPABASE_URL, VITE_SUPABASE_ANON_KEY } = parseEnv(import.meta.env);
+  const url = `${VITE_SUPABASE_URL.replace(/\/+$/, '')}/functions/v1/download?play=1&path=${encodeURIComponent(path)}`;
+  return [url, { method: 'GET', headers: { apikey: VITE_SUPABASE_ANON_KEY, Authorization: `Bearer ${token}` } }];
+}
+
+/**
+ * Asks ahead for each play link's CORS preflight (src/lib/preflight.ts) once a card with audio
+ * or video is on the page: a tap on Play then waits for the function, not for a round trip more.
+ * The browser keeps a preflight per address, so each file has its own.
+ */
+export function preflightPlayLinks(paths: readonly string[]): void {
+  const { VITE_SUPABASE_ANON_KEY } = parseEnv(import.meta.env);
+  for (const path of paths) {
+    const [url, { headers }] = playLinkRequest(path, VITE_SUPABASE_ANON_KEY);
+    preflight(url, headers);
+  }
 }
 
 /** The member's own places (a staff member's too: the filter keeps it to their own rows). */

@@ -15,9 +15,15 @@ const MediaPlayer = lazy(loadPlayer);
 export function CardMedia({ cardTitle, items }: { cardTitle: string; items: readonly MediaItem[] }) {
   const media = useMediaControls();
   const hasMedia = media !== null && items.length > 0;
+  const paths = hasMedia
+    ? items.flatMap((item) => (item.captionsPath ? [item.path, item.captionsPath] : [item.path])).join('\n')
+    : '';
+  const preflight = media?.preflight;
   useEffect(() => {
-    if (hasMedia) void loadPlayer().catch(() => {});
-  }, [hasMedia]);
+    if (!paths || !preflight) return;
+    void loadPlayer().catch(() => {});
+    preflight(paths.split('\n'));
+  }, [paths, preflight]);
   if (!media || items.length === 0) return null;
   const summary = cardProgress(items, media.progress);
   const open = media.open && items.some((item) => item.path === media.open?.path) ? media.open : null;

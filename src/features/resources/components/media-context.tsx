@@ -12,6 +12,8 @@ export type MediaControls = {
   rate: PlaybackRate;
   onRateChange: (rate: PlaybackRate) => void;
   getLink: (path: string) => Promise<PlayLink>;
+  /** Asks ahead for these files' play links' CORS preflights, so a tap waits for no round trip more. */
+  preflight: (paths: readonly string[]) => void;
   onProgress: (path: string, position: number, duration: number) => Promise<void>;
   onLeave: (path: string, position: number, duration: number) => void;
   /** The item whose player is open (one at a time on the page). */
