@@ -98,3 +98,16 @@ select 'calcom', 'demo-booking-1', u.id, u.email, 'Alex Accelerated',
   date_trunc('hour', now()) + interval '3 days', date_trunc('hour', now()) + interval '3 days 90 minutes',
   'https://cal.com/video/demo-booking-1', 'booked'
 from auth.users u where u.email = 'accelerated@example.com';
+
+-- Live sessions and community: placeholder links for the two communities (to be replaced on
+-- /staff/sessions with the owner's private groups), one circle two days from the seed and one
+-- Q&A call ten days from it. The demo members got their benefits with their tiers.
+update public.timed_benefits set link = 'https://community.example.com/yes-you-can-circle' where benefit = 'community';
+update public.timed_benefits set link = 'https://community.example.com/yes-you-can-vip' where benefit = 'vip_community';
+
+insert into public.live_sessions (benefit, title, starts_at, minutes, join_url, description)
+values
+  ('circle', 'Group coaching circle: your first chapter', date_trunc('hour', now()) + interval '2 days', 120,
+   'https://meet.example.com/yes-you-can-circle-1', 'Bring the page you are stuck on. We write together for the last half hour.'),
+  ('qa', 'Live Q&A: from draft to publisher', date_trunc('hour', now()) + interval '10 days', 60,
+   'https://meet.example.com/yes-you-can-qa-1', 'Send your questions ahead by replying to the reminder e-mail.');

@@ -62,6 +62,7 @@ export const PUBLIC_PAGES = Object.freeze([
  */
 export const MEMBER_TABLES = Object.freeze([
   'account_erasures',
+  'benefit_audit',
   'buyer_invitations',
   'catalog_audit',
   'catalog_provider_ids',
@@ -70,7 +71,10 @@ export const MEMBER_TABLES = Object.freeze([
   'coaching_bookings',
   'coaching_private_notes',
   'download_log',
+  'live_sessions',
   'media_progress',
+  'member_benefits',
+  'member_mail',
   'member_preferences',
   'owner_settings',
   'profiles',
@@ -79,6 +83,7 @@ export const MEMBER_TABLES = Object.freeze([
   'staff',
   'tier_audit',
   'tier_grants',
+  'timed_benefits',
   'unmatched_sales',
   'unstampable_files',
   'user_tiers',

@@ -37,6 +37,42 @@ export type Database = {
         };
         Relationships: [];
       };
+      benefit_audit: {
+        Row: {
+          action: string;
+          benefit: string;
+          changed_at: string;
+          changed_by: string | null;
+          id: number;
+          new_ends_at: string;
+          old_ends_at: string | null;
+          reason: string | null;
+          user_id: string;
+        };
+        Insert: {
+          action: string;
+          benefit: string;
+          changed_at?: string;
+          changed_by?: string | null;
+          id?: never;
+          new_ends_at: string;
+          old_ends_at?: string | null;
+          reason?: string | null;
+          user_id: string;
+        };
+        Update: {
+          action?: string;
+          benefit?: string;
+          changed_at?: string;
+          changed_by?: string | null;
+          id?: never;
+          new_ends_at?: string;
+          old_ends_at?: string | null;
+          reason?: string | null;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
       buyer_invitations: {
         Row: {
           attempts: number;
@@ -356,6 +392,59 @@ export type Database = {
         };
         Relationships: [];
       };
+      live_sessions: {
+        Row: {
+          benefit: string;
+          cancelled_at: string | null;
+          created_at: string;
+          created_by: string | null;
+          description: string | null;
+          id: string;
+          join_url: string;
+          minutes: number;
+          recording_path: string | null;
+          starts_at: string;
+          title: string;
+          updated_at: string;
+        };
+        Insert: {
+          benefit: string;
+          cancelled_at?: string | null;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string | null;
+          id?: string;
+          join_url: string;
+          minutes: number;
+          recording_path?: string | null;
+          starts_at: string;
+          title: string;
+          updated_at?: string;
+        };
+        Update: {
+          benefit?: string;
+          cancelled_at?: string | null;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string | null;
+          id?: string;
+          join_url?: string;
+          minutes?: number;
+          recording_path?: string | null;
+          starts_at?: string;
+          title?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'live_sessions_benefit_fkey';
+            columns: ['benefit'];
+            isOneToOne: false;
+            referencedRelation: 'timed_benefits';
+            referencedColumns: ['benefit'];
+          },
+        ];
+      };
       media_progress: {
         Row: {
           duration_seconds: number;
@@ -379,6 +468,83 @@ export type Database = {
           finished_at?: string | null;
           position_seconds?: number;
           updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
+      member_benefits: {
+        Row: {
+          benefit: string;
+          ends_at: string;
+          starts_at: string;
+          user_id: string;
+        };
+        Insert: {
+          benefit: string;
+          ends_at: string;
+          starts_at?: string;
+          user_id: string;
+        };
+        Update: {
+          benefit?: string;
+          ends_at?: string;
+          starts_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'member_benefits_benefit_fkey';
+            columns: ['benefit'];
+            isOneToOne: false;
+            referencedRelation: 'timed_benefits';
+            referencedColumns: ['benefit'];
+          },
+        ];
+      };
+      member_mail: {
+        Row: {
+          attempts: number;
+          claimed_at: string | null;
+          created_at: string;
+          dedupe_key: string;
+          email: string;
+          id: string;
+          kind: string;
+          last_error: string | null;
+          next_attempt_at: string | null;
+          payload: NonNullable<Json>;
+          sent_at: string | null;
+          status: string;
+          user_id: string;
+        };
+        Insert: {
+          attempts?: number;
+          claimed_at?: string | null;
+          created_at?: string;
+          dedupe_key: string;
+          email: string;
+          id?: string;
+          kind: string;
+          last_error?: string | null;
+          next_attempt_at?: string | null;
+          payload: NonNullable<Json>;
+          sent_at?: string | null;
+          status?: string;
+          user_id: string;
+        };
+        Update: {
+          attempts?: number;
+          claimed_at?: string | null;
+          created_at?: string;
+          dedupe_key?: string;
+          email?: string;
+          id?: string;
+          kind?: string;
+          last_error?: string | null;
+          next_attempt_at?: string | null;
+          payload?: NonNullable<Json>;
+          sent_at?: string | null;
+          status?: string;
           user_id?: string;
         };
         Relationships: [];
@@ -622,6 +788,39 @@ export type Database = {
         };
         Relationships: [];
       };
+      timed_benefits: {
+        Row: {
+          benefit: string;
+          label: string;
+          length_days: number;
+          link: string | null;
+          position: number;
+          tier: Database['public']['Enums']['tier'];
+          updated_at: string;
+          updated_by: string | null;
+        };
+        Insert: {
+          benefit: string;
+          label: string;
+          length_days: number;
+          link?: string | null;
+          position?: number;
+          tier: Database['public']['Enums']['tier'];
+          updated_at?: string;
+          updated_by?: string | null;
+        };
+        Update: {
+          benefit?: string;
+          label?: string;
+          length_days?: number;
+          link?: string | null;
+          position?: number;
+          tier?: Database['public']['Enums']['tier'];
+          updated_at?: string;
+          updated_by?: string | null;
+        };
+        Relationships: [];
+      };
       unmatched_sales: {
         Row: {
           amount_cents: number;
@@ -773,11 +972,39 @@ export type Database = {
         }[];
       };
       claim_invitation: { Args: { p_email: string }; Returns: string };
+      claim_member_mail: {
+        Args: { p_limit: number };
+        Returns: {
+          attempts: number;
+          claimed_at: string | null;
+          created_at: string;
+          dedupe_key: string;
+          email: string;
+          id: string;
+          kind: string;
+          last_error: string | null;
+          next_attempt_at: string | null;
+          payload: NonNullable<Json>;
+          sent_at: string | null;
+          status: string;
+          user_id: string;
+        }[];
+        SetofOptions: {
+          from: '*';
+          to: 'member_mail';
+          isOneToOne: false;
+          isSetofReturn: true;
+        };
+      };
       count_visits: { Args: { p_counts: Json }; Returns: Json };
       current_tier_rank: { Args: Record<PropertyKey, never>; Returns: number };
       finish_invitation: {
         Args: { p_claim: string; p_email: string; p_outcome: string; p_reason: string };
         Returns: boolean;
+      };
+      finish_member_mail: {
+        Args: { p_backoff_seconds: number[]; p_error: string; p_id: string; p_outcome: string };
+        Returns: string;
       };
       grant_tier: {
         Args: { new_tier: Database['public']['Enums']['tier']; reason: string; target_user: string };
@@ -797,7 +1024,9 @@ export type Database = {
         Returns: boolean;
       };
       media_finished: { Args: { p_duration: number; p_position: number }; Returns: boolean };
+      member_benefits: { Args: Record<PropertyKey, never>; Returns: Json };
       member_coaching: { Args: Record<PropertyKey, never>; Returns: Json };
+      member_live_sessions: { Args: Record<PropertyKey, never>; Returns: Json };
       member_resources: { Args: Record<PropertyKey, never>; Returns: Json };
       record_booking: {
         Args: {
@@ -903,6 +1132,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      session_join_link: { Args: { p_session: string }; Returns: string };
       set_playback_rate: { Args: { p_rate: number }; Returns: number };
       staff_adjust_coaching: { Args: { p_delta: number; p_reason: string; p_user: string }; Returns: number };
       staff_assign_booking: {
@@ -930,7 +1160,12 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      staff_cancel_live_session: { Args: { p_id: string }; Returns: undefined };
       staff_catalog: { Args: Record<PropertyKey, never>; Returns: Json };
+      staff_change_benefit: {
+        Args: { p_action: string; p_benefit: string; p_days: number; p_reason: string; p_user: string };
+        Returns: string;
+      };
       staff_dashboard: { Args: Record<PropertyKey, never>; Returns: Json };
       staff_download_flags: {
         Args: { p_max_ips: number; p_max_per_day: number };
@@ -977,11 +1212,13 @@ export type Database = {
           user_id: string;
         }[];
       };
+      staff_live_overview: { Args: Record<PropertyKey, never>; Returns: Json };
       staff_mail_status: { Args: Record<PropertyKey, never>; Returns: Json };
       staff_map_provider_id: {
         Args: { p_kind: string; p_provider_id: string; p_tier: Database['public']['Enums']['tier'] };
         Returns: Json;
       };
+      staff_member_benefits: { Args: { p_user: string }; Returns: Json };
       staff_member_coaching: { Args: { p_user: string }; Returns: Json };
       staff_member_detail: { Args: { target_user: string }; Returns: Json };
       staff_resend_invitation: { Args: { p_email: string }; Returns: string };
@@ -1011,7 +1248,39 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      staff_save_live_session: {
+        Args: {
+          p_benefit: string;
+          p_description: string;
+          p_id: string;
+          p_join_url: string;
+          p_minutes: number;
+          p_recording_path: string;
+          p_starts_at: string;
+          p_title: string;
+        };
+        Returns: string;
+      };
       staff_save_product: { Args: { p_product: Json; p_tier: Database['public']['Enums']['tier'] }; Returns: Json };
+      staff_save_timed_benefit: {
+        Args: { p_benefit: string; p_length_days: number; p_link: string };
+        Returns: {
+          benefit: string;
+          label: string;
+          length_days: number;
+          link: string | null;
+          position: number;
+          tier: Database['public']['Enums']['tier'];
+          updated_at: string;
+          updated_by: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'timed_benefits';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       staff_visits: { Args: { p_days: number }; Returns: Json };
       stamped_copies_to_expire: {
         Args: { p_before: string; p_limit: number };

@@ -80,6 +80,7 @@ const auditPrefix: Record<CatalogAuditRow['what'], (operation: string) => string
   product: () => '',
   provider_id: (operation) => `provider id ${operation}: `,
   coaching: () => 'coaching: ',
+  benefit: () => 'live benefit: ',
 };
 
 function CatalogAudit({ rows }: { rows: readonly CatalogAuditRow[] }) {

@@ -57,7 +57,7 @@ const auditSchema = z.object({
   changed_at: z.string(),
   changed_by_email: z.string().nullable(),
   tier,
-  what: z.enum(['product', 'provider_id', 'coaching']),
+  what: z.enum(['product', 'provider_id', 'coaching', 'benefit']),
   operation: z.enum(['insert', 'update', 'delete']),
   /** "field: old → new; …", computed by the database (private.catalog_audit_changes). */
   changes: z.string().nullable(),
