@@ -7,7 +7,9 @@
 // (runInvitationSchedule) when they choose to. The same timer makes migration 20261128020000's
 // daily call, the download function's `expire` route (stamped copies not downloaded for 90 days),
 // and, hourly from the start, migration 20261128040000's SQL job: private.roll_up_visits() (the
-// visit counts of ended days into the roll-up, raw counts kept 30 days, ended days' salts gone).
+// visit counts of ended days into the roll-up, raw counts kept 30 days, ended days' salts gone)
+// and, every five minutes, migration 20261208010000's call to the purchase webhook's member-mail
+// route (the members' reminders and notices).
 import { SERVICE_ROLE_KEY } from './keys.mjs';
 
 /** The path the schedule calls (hosted: `<project url>/functions/v1/purchase-webhook/invitations`). */
@@ -21,6 +23,12 @@ export const EXPIRY_SCHEDULE_PATH = '/functions/v1/download/expire';
 
 /** pg_cron's daily `17 3 * * *`, as an interval from the stand-in's start. */
 export const EXPIRY_EVERY_MS = 86_400_000;
+
+/** The members' reminders' path (hosted: `<project url>/functions/v1/purchase-webhook/member-mail`). */
+export const MEMBER_MAIL_SCHEDULE_PATH = '/functions/v1/purchase-webhook/member-mail';
+
+/** pg_cron's five-minute job (migration 20261208010000), as an interval from the stand-in's start. */
+export const MEMBER_MAIL_EVERY_MS = 300_000;
 
 /** pg_cron's hourly `7 * * * *`, as an interval from the stand-in's start. */
 export const ROLL_UP_EVERY_MS = 3_600_000;
@@ -72,6 +80,9 @@ export const runInvitationSchedule = (baseUrl) => runSchedule(baseUrl, INVITATIO
 /** The stamped copies' expiry call, once. @param {string} baseUrl */
 export const runExpirySchedule = (baseUrl) => runSchedule(baseUrl, EXPIRY_SCHEDULE_PATH);
 
+/** The members' reminders' call, once. @param {string} baseUrl */
+export const runMemberMailSchedule = (baseUrl) => runSchedule(baseUrl, MEMBER_MAIL_SCHEDULE_PATH);
+
 /**
  * Runs the schedule every minute while an invitation waits (never two runs at once). Returns a
  * function that stops it.
@@ -112,7 +123,15 @@ export function startLocalCron({ baseUrl, db, log, everyMs = SCHEDULE_EVERY_MS }
     );
   }, ROLL_UP_EVERY_MS);
   hourly.unref();
+  const reminders = setInterval(() => {
+    runMemberMailSchedule(baseUrl).then(
+      ({ status, body }) => log(`[local cron] purchase-webhook/member-mail: ${status} ${JSON.stringify(body)}`),
+      (err) => log(`[local cron] member-mail failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }, MEMBER_MAIL_EVERY_MS);
+  reminders.unref();
   return () => {
+    clearInterval(reminders);
     clearInterval(timer);
     clearInterval(daily);
     clearInterval(hourly);

@@ -6,7 +6,7 @@ export async function exportData(ctx: AccountContext, req: Request): Promise<Res
   const { user, client } = await caller(ctx, req);
   // Every read carries the member's own token: row level security decides, and the filters
   // on their id keep a staff member's export to their own rows too.
-  const [profile, tier, purchases, downloads, places, preferences] = await Promise.all([
+  const [profile, tier, purchases, downloads, places, preferences, benefits] = await Promise.all([
     client.from('profiles').select('display_name, avatar_url, created_at, updated_at').eq('id', user.id).maybeSingle(),
     client.from('user_tiers').select('tier, updated_at').eq('user_id', user.id).maybeSingle(),
     client
@@ -25,8 +25,13 @@ export async function exportData(ctx: AccountContext, req: Request): Promise<Res
       .eq('user_id', user.id)
       .order('file_name', { ascending: true }),
     client.from('member_preferences').select('playback_rate, updated_at').eq('user_id', user.id).maybeSingle(),
+    client
+      .from('member_benefits')
+      .select('benefit, starts_at, ends_at')
+      .eq('user_id', user.id)
+      .order('benefit', { ascending: true }),
   ]);
-  for (const read of [profile, tier, purchases, downloads, places, preferences]) {
+  for (const read of [profile, tier, purchases, downloads, places, preferences, benefits]) {
     if (read.error) throw new Error(`export read failed: ${read.error.message}`);
   }
   const held = (tier.data?.tier as string | null | undefined) ?? null;
@@ -53,6 +58,8 @@ export async function exportData(ctx: AccountContext, req: Request): Promise<Res
     // Where they stopped in each audio and video file, and the speed they play at.
     listening_and_watching: places.data ?? [],
     player: preferences.data ?? null,
+    // The community, circle and Q&A access their bundle includes, and when each ends.
+    access_with_end_dates: benefits.data ?? [],
   };
   const day = ctx.now().toISOString().slice(0, 10);
   return json(200, body, { 'Content-Disposition': `attachment; filename="yes-you-can-my-data-${day}.json"` });

@@ -4,6 +4,7 @@
 // `…/purchase-webhook/invitations` is the scheduled run, handed to invitations.ts.
 import { json, readBody, type LogEntry } from './http.ts';
 import { createInvitations, type Invitations } from './invitations.ts';
+import { runMemberMail, type MemberMailOptions } from './member-mail.ts';
 import {
   WebhookError,
   type ParsedEvent,
@@ -35,6 +36,8 @@ export type WebhookHandlerOptions = {
   scheduleBatch?: number;
   /** The waits after a mail outage (invitations.ts INVITATION_BACKOFF_SECONDS unless told). */
   backoffSeconds?: readonly number[];
+  /** `…/purchase-webhook/member-mail`, the members' reminders (member-mail.ts); unset, 404. */
+  memberMail?: Omit<MemberMailOptions, 'log' | 'scheduleKey'>;
 };
 
 /** Shopify caps webhook bodies well below this; Stripe events are a few KB. */
@@ -182,6 +185,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Requ
     try {
       if (req.method !== 'POST') throw new WebhookError(405, 'POST only');
       if (lastSegment(url) === 'invitations') return await invitations.runSchedule(req);
+      if (lastSegment(url) === 'member-mail' && options.memberMail) {
+        return await runMemberMail({ ...options.memberMail, log, scheduleKey: options.scheduleKey }, req);
+      }
       const provider = pickProvider(options.providers, url);
       const raw = await readBody(req, maxBodyBytes);
       await provider.verify(raw, req.headers, now());

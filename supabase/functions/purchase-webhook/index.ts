@@ -41,8 +41,10 @@ function webhook(env: Record<string, string>): (req: Request) => Promise<Respons
     ),
     inviteRedirectTo: `${config.siteUrl}/auth/set-password`,
     log: (entry) => console.log(JSON.stringify(entry)),
-    // Supabase Cron calls …/purchase-webhook/invitations with this key (migration 20261126010000).
+    // Supabase Cron calls …/purchase-webhook/invitations with this key (migration 20261126010000),
+    // and …/member-mail (migration 20261208010000).
     scheduleKey: config.serviceRoleKey,
+    memberMail: { rpc: (fn, args) => supabase.rpc(fn, args), mailApi: config.mailApi, siteUrl: config.siteUrl },
   });
 }
 
