@@ -16,6 +16,7 @@ export const privacyPage = {
         'When you signed up and when you last signed in.',
         'Each paid file you download: which file, when, and the internet address and browser it was downloaded from, so that sharing can be noticed. Every PDF and EPUB you download carries your e-mail address.',
         'Each audio or video file you play, once a day per file, logged the same way; where you stopped in it and whether you finished it, so you can carry on from any device; and the playback speed you chose.',
+        'If your bundle includes community access, live circles or Q&A calls: when your access started and ends, any change our team made to it and why, and the reminders we e-mail you (access ending, a session tomorrow or within the hour, a session moved or cancelled).',
       ],
     },
     {

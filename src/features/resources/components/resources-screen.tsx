@@ -14,6 +14,7 @@ import type { FilesState } from '../lib/resource-files';
 import { isPlayable } from '../../../../supabase/functions/_shared/resource-types';
 import { isFirstSignIn } from '../lib/welcome';
 import { CoachingSection } from './coaching-section';
+import { LiveSection } from './live-section';
 import { MediaContext } from './media-context';
 import { ResourcesView } from './resources-view';
 import { useMemberMedia } from './use-member-media';
@@ -126,6 +127,7 @@ function SignedInResources({
         coaching={
           tier.status === 'ready' && isUnlocked(tier.data, 'accelerated') && <CoachingSection userId={userId} />
         }
+        live={tier.status === 'ready' && <LiveSection userId={userId} />}
       />
     </MediaContext>
   );

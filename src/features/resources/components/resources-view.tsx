@@ -34,6 +34,8 @@ export type ResourcesViewProps = {
   accountMenu?: ReactNode;
   /** The member's coaching, under the greeting (for the bundles that include it). */
   coaching?: ReactNode;
+  /** The member's community access and live sessions (nothing for a member who never held them). */
+  live?: ReactNode;
 };
 
 /** The /resources page for a signed-in user: plain props, no data fetching. */
@@ -46,6 +48,7 @@ export function ResourcesView({
   firstSignIn = false,
   accountMenu,
   coaching,
+  live,
 }: ResourcesViewProps) {
   const pending = tier.status === 'loading';
   // undefined while the tier could not be loaded: nothing is locked, nothing is sold.
@@ -58,6 +61,7 @@ export function ResourcesView({
       <main aria-busy={pending} className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-8 px-4 py-8 sm:px-6">
         <Welcome tier={tier} firstSignIn={firstSignIn} />
         {coaching}
+        {live}
         <ResourceCards files={files} pending={pending} knownTier={knownTier} onFollowDownload={onFollowDownload} />
         {showsReadyForMore(knownTier) && <ReadyForMore />}
       </main>
