@@ -44,7 +44,13 @@ type StaffFunction =
   | 'staff_adjust_coaching'
   | 'staff_save_booking_notes'
   | 'staff_assign_booking'
-  | 'staff_save_coaching';
+  | 'staff_save_coaching'
+  | 'staff_live_overview'
+  | 'staff_save_live_session'
+  | 'staff_cancel_live_session'
+  | 'staff_save_timed_benefit'
+  | 'staff_member_benefits'
+  | 'staff_change_benefit';
 type StaffArgs<F extends StaffFunction> = Database['public']['Functions'][F]['Args'];
 
 /**

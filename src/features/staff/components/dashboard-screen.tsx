@@ -3,6 +3,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useCoachingAllowances } from '../api/coaching-allowances';
 import { useDashboard } from '../api/dashboard';
+import { useLiveOverview } from '../api/live';
 import { useCoachingAttention } from '../api/sessions';
 import { isStaffRefusal } from '../api/staff-rpc';
 import { useVisits } from '../api/visits';
@@ -12,6 +13,7 @@ import { DEFAULT_VISIT_PERIOD, type VisitPeriod } from '../lib/visits';
 import { StaffOnlyView } from './admin-upload-view';
 import { CoachingAttentionView } from './coaching-attention-view';
 import { DashboardView } from './dashboard-view';
+import { LiveAttentionView } from './live-attention-view';
 import { StaffScreen } from './staff-screen';
 import { VisitsView } from './visits-view';
 
@@ -39,7 +41,12 @@ function DashboardPage() {
     <DashboardView
       dashboard={dashboard}
       visits={<VisitsView visits={visits} days={visitDays} onDaysChange={setVisitDays} />}
-      attention={<CoachingAttention />}
+      attention={
+        <>
+          <CoachingAttention />
+          <LiveAttention />
+        </>
+      }
       visitorsPerDay={visits.status === 'ready' ? visits.data.chart : undefined}
       chart={(rows) => (
         <Suspense fallback={<Spinner label="Loading the chart..." className="h-72" />}>
@@ -63,4 +70,9 @@ function CoachingAttention() {
       ? providersWithoutSecret(webhook.data, allowances.data)
       : [];
   return <CoachingAttentionView counts={counts} unrecorded={unrecorded} />;
+}
+
+/** The live sessions' items of "Needs attention": the next sessions and the access ending this week. */
+function LiveAttention() {
+  return <LiveAttentionView overview={useLiveOverview()} />;
 }

@@ -32,7 +32,7 @@ export type DashboardViewProps = {
   visits?: ReactNode;
   /** Visitors per day over the same 90 days, added to the chart and its table once loaded. */
   visitorsPerDay?: readonly VisitorDay[];
-  /** More items of "Needs attention" (the coaching's), each read on its own. */
+  /** More items of "Needs attention" (the coaching's, the live sessions'), each read on its own. */
   attention?: ReactNode;
 };
 

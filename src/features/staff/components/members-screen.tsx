@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Navigate } from 'react-router-dom';
+import { Navigate, useSearchParams } from 'react-router-dom';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useSessionRevalidation } from '@/lib/use-session-revalidation';
@@ -13,6 +13,7 @@ import { downloadTextFile } from '../lib/download';
 import { membersCsv, membersCsvFilename } from '../lib/members-csv';
 import { StaffCheckFailedView, StaffOnlyView } from './admin-upload-view';
 import { DownloadsOverview, MemberDownloads, MemberPlaces } from './downloads';
+import { MemberBenefits } from './member-benefits';
 import { MemberCoaching } from './member-coaching';
 import { MemberDetailView } from './member-detail-view';
 import { StaffMembersView, type ChosenMember } from './members-view';
@@ -41,10 +42,22 @@ function StaffGate({ userId }: { userId: string }) {
   return <MembersPage />;
 }
 
+/**
+ * The member a link opened the page on (the dashboard's "Access ending this week"):
+ * `?search=<e-mail>&member=<user id>` searches for them and opens their panel.
+ */
+function linkedMember(params: URLSearchParams): { search: string; chosen: ChosenMember | null } {
+  const search = params.get('search') ?? '';
+  const userId = params.get('member');
+  return { search, chosen: userId && search ? { userId, email: search } : null };
+}
+
 function MembersPage() {
-  const [search, setSearch] = useState('');
+  const [params] = useSearchParams();
+  const [linked] = useState(() => linkedMember(params));
+  const [search, setSearch] = useState(linked.search);
   const [offset, setOffset] = useState(0);
-  const [chosen, setChosen] = useState<ChosenMember | null>(null);
+  const [chosen, setChosen] = useState<ChosenMember | null>(linked.chosen);
   const page = useMembers(search, offset);
 
   if (page.status === 'error' && isStaffRefusal(page.error))
@@ -103,6 +116,7 @@ function MemberPanel({ member, onClose }: { member: ChosenMember; onClose: () =>
         onErased={onClose}
       />
       <MemberCoaching userId={member.userId} email={member.email} />
+      <MemberBenefits userId={member.userId} email={member.email} />
       <MemberPlaces userId={member.userId} email={member.email} />
       <MemberDownloads userId={member.userId} email={member.email} />
     </>

@@ -12,6 +12,8 @@ export type SessionsViewProps = {
   memberEmails?: ReadonlyMap<string, string>;
   /** The unmatched bookings' section (UnmatchedBookingsView, with its own read and action). */
   unmatched?: ReactNode;
+  /** The live sessions and the timed benefits (their own views, read and written on their own). */
+  live?: ReactNode;
   /** The most the list shows: past it, the page says the list is cut. */
   limit: number;
   /** The zone times are shown in (tests); the staff member's own by default. */
@@ -23,8 +25,18 @@ function zoneName(timeZone: string | undefined): string {
   return timeZone ?? new Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
-/** /staff/sessions: every coaching session booked from now on, soonest first, and the unmatched bookings. */
-export function SessionsView({ upcoming, memberEmails = new Map(), unmatched, limit, timeZone }: SessionsViewProps) {
+/**
+ * /staff/sessions: every coaching session booked from now on, soonest first, the unmatched
+ * bookings, and the live sessions with the benefits they belong to.
+ */
+export function SessionsView({
+  upcoming,
+  memberEmails = new Map(),
+  unmatched,
+  live,
+  limit,
+  timeZone,
+}: SessionsViewProps) {
   return (
     <main className="mx-auto flex min-h-screen w-full max-w-5xl flex-col gap-6 px-4 py-8 sm:px-6">
       <header className="flex flex-col gap-3">
@@ -32,7 +44,8 @@ export function SessionsView({ upcoming, memberEmails = new Map(), unmatched, li
         <h1 className="text-navy-900 font-serif text-3xl font-bold">Sessions</h1>
         <p className="text-navy-800">
           The one-to-one coaching sessions members booked on Cal.com or Calendly. Times are in your time zone (
-          {zoneName(timeZone)}). A member&apos;s notes and adjustments are on their page under Members.
+          {zoneName(timeZone)}). A member&apos;s notes and adjustments are on their page under Members. The live circles
+          and Q&amp;A calls follow them.
         </p>
       </header>
       {unmatched}
@@ -57,6 +70,7 @@ export function SessionsView({ upcoming, memberEmails = new Map(), unmatched, li
           </Read>
         </div>
       </section>
+      {live}
     </main>
   );
 }
