@@ -130,8 +130,11 @@ test('a link that ends mid-play is renewed, and play carries on from the same pl
     return route.continue();
   });
   const links: string[] = [];
+  // Links asked for (GET), not the preflights the page asks ahead for each file (OPTIONS).
   page.on('response', (r) => {
-    if (r.url().includes('/functions/v1/download?play=1') && r.ok()) links.push(r.url());
+    if (r.request().method() === 'GET' && r.url().includes('/functions/v1/download?play=1') && r.ok()) {
+      links.push(r.url());
+    }
   });
 
   await page.goto('/resources');
