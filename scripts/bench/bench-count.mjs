@@ -4,8 +4,8 @@
 // stand-in of its own (in-memory database, every migration), the count function in real Deno,
 // then --rate counts a second (200) for --seconds (20), sent on a fixed schedule whatever the
 // answers (an open loop: a slow answer does not slow the senders, so queueing shows in the
-// times). Each visitor has an address of its own (x-forwarded-for, as the platform's gateway
-// passes it) and sends two or three counts: a landing view (a third with a campaign, a third
+// times). Each visitor connects from a loopback address of its own (the gateway takes the
+// address from the connection, as Cloudflare does on hosted Supabase) and sends two or three counts: a landing view (a third with a campaign, a third
 // from a referrer), the bundles page, sometimes a checkout click. The function answers each count
 // at once (202) and writes them in batches a moment later, so after the run the bench polls the
 // database until every count answered `{"counted": true}` is a row (or 10 s pass). Prints the
@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { startServer } from '../../packages/supabase-stand-in/server.mjs';
+import { fetchFrom } from '../../packages/supabase-stand-in/loopback-fetch.mjs';
 
 /** The page's count must never be what a visitor waits on; 50 ms leaves the network the rest. */
 export const P95_LIMIT_MS = 50;
@@ -63,7 +64,7 @@ export function percentile(times, p) {
  * @param {number} n @returns {PlannedCount[]}
  */
 function visitorCounts(n) {
-  const address = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+  const address = `127.${1 + ((n >> 16) & 127)}.${(n >> 8) & 255}.${n & 255}`;
   const userAgent = n % 2 ? PHONE : DESKTOP;
   /** @type {Record<string, string>} */
   const landing = { k: 'view', p: '/' };
@@ -86,13 +87,12 @@ export function plan(total) {
 async function send(url, count) {
   const started = performance.now();
   try {
-    const res = await fetch(`${url}/functions/v1/count`, {
+    const res = await fetchFrom(count.address)(`${url}/functions/v1/count`, {
       method: 'POST',
       headers: {
         'Content-Type': 'text/plain;charset=UTF-8',
         'User-Agent': count.userAgent,
         Origin: SITE,
-        'X-Forwarded-For': count.address,
       },
       body: JSON.stringify(count.body),
     });
@@ -190,7 +190,7 @@ export async function runCountBench(options) {
   const server = await startServer({ port: 0, quiet: true, dataDir: null, seedSampleFiles: false });
   try {
     // The function's Deno process starts on its first request; a few counts warm it and the database.
-    const warm = plan(20).map((count) => ({ ...count, address: `192.0.2.${count.address.split('.').pop()}` }));
+    const warm = plan(20).map((count) => ({ ...count, address: `127.200.2.${count.address.split('.').pop()}` }));
     /** @type {Answer[]} */
     const warmAnswers = [];
     for (const count of warm) warmAnswers.push(await send(server.url, count));

@@ -50,13 +50,22 @@ export async function jwtError(req) {
  */
 export function proxy(req, res, port, target) {
   return new Promise((resolve) => {
-    // The platform's gateway tells a function who called: the client's address is appended to
-    // x-forwarded-for, as Kong does (its proxy_add_x_forwarded_for).
+    // Who called, as hosted Supabase tells a function: Cloudflare replaces any CF-Connecting-IP,
+    // True-Client-IP and X-Real-IP the caller sent, sets CF-Connecting-IP and X-Real-IP to the
+    // address that connected, and appends that address to X-Forwarded-For (Kong's
+    // proxy_add_x_forwarded_for). Here the address that connected is the TCP peer.
     const client = (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
     const forwarded = [req.headers['x-forwarded-for'], client].filter(Boolean).join(', ');
+    const {
+      'cf-connecting-ip': _forgedCf,
+      'true-client-ip': _forgedTrue,
+      'x-real-ip': _forgedReal,
+      ...sent
+    } = req.headers;
     const headers = {
-      ...req.headers,
+      ...sent,
       host: `127.0.0.1:${port}`,
+      ...(client ? { 'cf-connecting-ip': client, 'x-real-ip': client } : {}),
       ...(forwarded ? { 'x-forwarded-for': forwarded } : {}),
     };
     const upstream = httpRequest({ host: '127.0.0.1', port, method: req.method, path: target, headers }, (answer) => {

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFunctionsConfig } from '../functions/service.mjs';
+import { fetchFrom, nextLoopbackAddress } from '../loopback-fetch.mjs';
 import { SERVICE_ROLE_KEY } from '../keys.mjs';
 import { anonClient, startStandIn, type StandIn } from './helpers';
 
@@ -15,7 +16,6 @@ const DESKTOP =
 const SITE = 'https://site.test';
 
 let server: StandIn;
-let nextAddress = 1;
 
 beforeAll(async () => {
   server = await startStandIn({ seedSampleFiles: false });
@@ -24,21 +24,22 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A fresh documentation address (203.0.113.0/24, then 198.51.100.0/24) per caller. */
+/**
+ * A fresh caller: a loopback address of its own to connect from (the gateway takes the address
+ * from the connection, as Cloudflare does, never from a header the caller writes).
+ */
 function address(): string {
-  const n = nextAddress++;
-  return n < 255 ? `203.0.113.${n}` : `198.51.100.${n - 254}`;
+  return nextLoopbackAddress();
 }
 
 /** A count sent as the page's `fetch(…, { keepalive })` sends it: text/plain, no key, no JWT. */
 function count(body: unknown, from: string, headers: Record<string, string> = {}, method = 'POST') {
-  return fetch(`${server.url}/functions/v1/count`, {
+  return fetchFrom(from)(`${server.url}/functions/v1/count`, {
     method,
     headers: {
       'Content-Type': 'text/plain;charset=UTF-8',
       'User-Agent': DESKTOP,
       Origin: SITE,
-      'X-Forwarded-For': from,
       ...headers,
     },
     ...(method === 'GET' ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),

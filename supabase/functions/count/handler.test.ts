@@ -42,7 +42,8 @@ function post(body: BodyInit | null, headers: Record<string, string> = {}, metho
       'content-type': 'text/plain;charset=UTF-8',
       'user-agent': DESKTOP,
       origin: 'https://site.test',
-      'x-forwarded-for': '203.0.113.5, 10.0.0.1',
+      'cf-connecting-ip': '203.0.113.5',
+      'x-forwarded-for': '198.51.100.66, 203.0.113.5',
       ...headers,
     },
     body,
@@ -127,7 +128,7 @@ describe('a count', () => {
     const over = await handle(post('{"k":"view","p":"/"}'));
     expect(await answer(over)).toEqual({ status: 429, body: { counted: false, reason: 'rate' } });
     expect(over.headers.get('retry-after')).toBe('60');
-    expect((await handle(post('{"k":"view","p":"/"}', { 'x-forwarded-for': '203.0.113.6' }))).status).toBe(202);
+    expect((await handle(post('{"k":"view","p":"/"}', { 'cf-connecting-ip': '203.0.113.6' }))).status).toBe(202);
     clock.now += 60_000;
     expect((await handle(post('{"k":"view","p":"/"}'))).status).toBe(202);
     await elapse();

@@ -77,7 +77,8 @@ export function countOf(req: Request, input: CountInput, siteUrl: string | null)
     referrer: referrerHost(input.referrer, site),
     bundle: input.bundle,
     device: deviceOf(userAgent),
-    address: callerAddress(req),
+    // Hosted, Cloudflare always sets the address; without one the count is hashed without it.
+    address: callerAddress(req) ?? '',
     user_agent: userAgent,
     site,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callerAddress, deviceOf, isBot, referrerHost, siteOf } from './visitor.ts';
+import { deviceOf, isBot, referrerHost, siteOf } from './visitor.ts';
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
@@ -56,18 +56,6 @@ describe('deviceOf', () => {
     expect(deviceOf(DESKTOP)).toBe('desktop');
     expect(deviceOf(MAC_FIREFOX)).toBe('desktop');
     expect(deviceOf('')).toBe('desktop');
-  });
-});
-
-describe('callerAddress', () => {
-  it('takes cf-connecting-ip first, else the first x-forwarded-for entry', () => {
-    expect(callerAddress(req({ 'cf-connecting-ip': '198.51.100.7', 'x-forwarded-for': '203.0.113.1' }))).toBe(
-      '198.51.100.7',
-    );
-    expect(callerAddress(req({ 'x-forwarded-for': ' 203.0.113.1 , 10.0.0.1' }))).toBe('203.0.113.1');
-    expect(callerAddress(req({ 'x-forwarded-for': '::ffff:203.0.113.2' }))).toBe('203.0.113.2');
-    expect(callerAddress(req({ 'x-forwarded-for': '2001:db8::1' }))).toBe('2001:db8::1');
-    expect(callerAddress(req({}))).toBe('');
   });
 });
 

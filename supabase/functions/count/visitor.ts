@@ -24,16 +24,7 @@ export function deviceOf(userAgent: string): Device {
   return 'desktop';
 }
 
-/**
- * The caller's address: Cloudflare's `cf-connecting-ip` (hosted Supabase sits behind it), else
- * the first entry of `x-forwarded-for`; an IPv4 address mapped into IPv6 is written as IPv4.
- * Empty when neither is there.
- */
-export function callerAddress(req: Request): string {
-  const cf = req.headers.get('cf-connecting-ip')?.trim();
-  const first = cf || req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || '';
-  return first.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '').slice(0, 100);
-}
+export { callerAddress } from '../_shared/caller-address.ts';
 
 /** A host name lower-cased, without a leading `www.`. */
 function bareHost(hostname: string): string {

@@ -60,23 +60,7 @@ export function bearer(req: Request): string {
   return match[1];
 }
 
-/** The caller's address as the platform forwards it (the first of x-forwarded-for), or null. */
-export function callerAddress(req: Request): string | null {
-  const first = req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() ?? '';
-  const ip = first.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
-  const ipv4 = /^(\d{1,3})(\.\d{1,3}){3}$/.test(ip) && ip.split('.').every((part) => Number(part) <= 255);
-  return ipv4 || isIpv6(ip) ? ip : null;
-}
-
-function isIpv6(ip: string): boolean {
-  if (!/^[0-9a-f:.]{2,45}$/i.test(ip) || !ip.includes(':')) return false;
-  try {
-    new URL(`http://[${ip}]/`); // the WHATWG URL parser is a full IPv6 parser
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { callerAddress } from '../_shared/caller-address.ts';
 
 export function userAgent(req: Request): string | null {
   return req.headers.get('user-agent')?.slice(0, 512) || null;
