@@ -41,7 +41,7 @@ describe('LiveView', () => {
     render(<LiveView live={ready({})} now={now} timeZone={timeZone} renderJoin={() => null} />);
     const region = screen.getByRole('region', { name: 'Live sessions and community' });
     expect(region).toHaveTextContent('Community access until 7 March 2027');
-    expect(within(region).getByRole('link', { name: /Open the community access/ })).toHaveAttribute(
+    expect(within(region).getByRole('link', { name: /^Open the community/ })).toHaveAttribute(
       'href',
       'https://community.example.com/circle',
     );

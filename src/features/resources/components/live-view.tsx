@@ -11,6 +11,7 @@ import {
 } from '../../../../supabase/functions/_shared/calendar';
 import {
   COMMUNITY_BENEFITS,
+  COMMUNITY_NAMES,
   recordings,
   formatDay,
   formatSessionStart,
@@ -87,6 +88,7 @@ export function LiveView({
 }
 
 function Access({ benefit, timeZone }: { benefit: Benefit; timeZone?: string }) {
+  const names = COMMUNITY_NAMES[benefit.benefit] ?? { access: benefit.label, group: benefit.label };
   const help = (
     <a className="text-navy-900 font-semibold underline" href={`mailto:${site.contactEmail}`}>
       {site.contactEmail}
@@ -95,8 +97,7 @@ function Access({ benefit, timeZone }: { benefit: Benefit; timeZone?: string }) 
   if (!benefit.active) {
     return (
       <p className="text-navy-800">
-        Your {benefit.label.toLowerCase()} ended on {formatDay(benefit.ends_at, timeZone)}. To continue, email {help} or
-        see{' '}
+        Your {names.access} ended on {formatDay(benefit.ends_at, timeZone)}. To continue, email {help} or see{' '}
         <a className="text-navy-900 font-semibold underline" href="/bundles">
           the bundles
         </a>
@@ -116,7 +117,7 @@ function Access({ benefit, timeZone }: { benefit: Benefit; timeZone?: string }) 
           target="_blank"
           rel="noopener noreferrer"
         >
-          Open the {benefit.label.toLowerCase()}
+          Open {names.group}
           <span className="sr-only"> (opens in a new tab)</span>
         </a>
       ) : (

@@ -34,6 +34,12 @@ export type Live = { benefits: Benefit[]; sessions: LiveSession[] };
 /** The communities: the benefits a member has a link for ("Community access until …"). */
 export const COMMUNITY_BENEFITS: ReadonlySet<Benefit['benefit']> = new Set(['community', 'vip_community']);
 
+/** How a sentence names a community: "Your community access ended…", "Open the VIP community". */
+export const COMMUNITY_NAMES: Record<string, { access: string; group: string }> = {
+  community: { access: 'community access', group: 'the community' },
+  vip_community: { access: 'VIP community access', group: 'the VIP community' },
+};
+
 /** "7 March 2027", in the viewer's zone. */
 export function formatDay(iso: string, timeZone?: string): string {
   return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone }).format(
